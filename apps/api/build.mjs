@@ -1,0 +1,23 @@
+// Bundles the API into dist/server.js (workspace code inlined, npm packages left external) and
+// copies the SQL migrations beside it.
+import { cp, rm } from "node:fs/promises";
+import { build } from "esbuild";
+
+await rm("dist", { recursive: true, force: true });
+await build({
+  entryPoints: ["src/server.ts"],
+  outfile: "dist/server.js",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  sourcemap: true,
+  packages: "external",
+  alias: { "@salelink/contracts": "../../packages/contracts/src/index.ts" },
+  banner: {
+    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  },
+  logLevel: "warning",
+});
+await cp("src/db/migrations", "dist/migrations", { recursive: true });
+console.log("api built: dist/server.js");

@@ -1,0 +1,122 @@
+import fastifyCookie from "@fastify/cookie";
+import fastifyCors from "@fastify/cors";
+import fastifyHelmet from "@fastify/helmet";
+import fastifyRateLimit from "@fastify/rate-limit";
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { Redis } from "ioredis";
+import type { Config } from "./config.ts";
+import type { Db } from "./db/client.ts";
+import { redactPaths, redactUrl } from "./lib/redact.ts";
+import { authRoutes } from "./modules/auth/routes.ts";
+import { healthRoutes } from "./modules/health/routes.ts";
+import { maintenanceRoutes } from "./modules/maintenance/routes.ts";
+import { MaintenanceService } from "./modules/maintenance/service.ts";
+import { profileRoutes } from "./modules/profile/routes.ts";
+import { authPlugin } from "./plugins/auth.ts";
+import { registerErrorHandler } from "./plugins/error-handler.ts";
+import { maintenanceGate } from "./plugins/maintenance-gate.ts";
+import { originCheck } from "./plugins/origin-check.ts";
+
+export const API_VERSION = "0.1.0";
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  redis?: Redis;
+  /** Overrides for tests (logger off, etc.). */
+  fastify?: FastifyServerOptions;
+}
+
+export interface Services {
+  maintenance: MaintenanceService;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export function loggerOptions(config: Config): FastifyServerOptions["logger"] {
+  if (config.LOG_LEVEL === "silent") return false;
+  return {
+    level: config.LOG_LEVEL,
+    redact: { paths: redactPaths, censor: "[redacted]" },
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+      }),
+    },
+  };
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db } = deps;
+  const app = Fastify({
+    logger: loggerOptions(config),
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    ...deps.fastify,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const services: Services = {
+    maintenance: new MaintenanceService(db, {
+      cacheMs: config.MAINTENANCE_CACHE_SECONDS * 1000,
+      recheckMs: config.MAINTENANCE_RECHECK_MS,
+    }),
+  };
+  app.decorate("services", services);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyCors, {
+    origin: [config.WEB_ORIGIN],
+    credentials: true,
+    methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+  });
+  // The API answers JSON only; the docs UI needs its own scripts and styles.
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: false,
+    crossOriginResourcePolicy: { policy: "same-site" },
+  });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(deps.redis ? { redis: deps.redis, nameSpace: "salelink:rl:" } : {}),
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: "Salelink API",
+        description: "The API base of the Salelink platform.",
+        version: API_VERSION,
+      },
+      servers: [{ url: config.API_PUBLIC_URL }],
+      components: { securitySchemes: { session: { type: "apiKey", in: "cookie", name: "sid" } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: "/docs" });
+
+  await app.register(originCheck, { allowed: [config.WEB_ORIGIN, config.API_PUBLIC_URL] });
+  await app.register(authPlugin, { db, config });
+  await app.register(maintenanceGate, { service: services.maintenance });
+
+  await app.register(healthRoutes, { db, version: API_VERSION });
+  await app.register(maintenanceRoutes, { service: services.maintenance });
+  await app.register(authRoutes, { db, config });
+  await app.register(profileRoutes);
+
+  return app;
+}

@@ -1,0 +1,61 @@
+import { businessRulesEnvSchema } from "@salelink/contracts";
+import { z } from "zod";
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no"])
+    .default(fallback ? "true" : "false")
+    .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  API_HOST: z.string().default("127.0.0.1"),
+  API_PORT: z.coerce.number().int().min(0).max(65_535).default(4000),
+  /** The API's address as browsers reach it (links in e-mails, OpenAPI servers). */
+  API_PUBLIC_URL: z.url().default("http://localhost:4000"),
+  /** Where the web app is served; the only origin allowed to call the API with credentials. */
+  WEB_ORIGIN: z.url().default("http://localhost:3000"),
+  /** PostgreSQL connection string; when unset the embedded PGlite database in DATA_DIR is used. */
+  DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().default("./data"),
+  REDIS_URL: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  COOKIE_DOMAIN: z.string().min(1).optional(),
+  /** Secure cookies; on by default in production. */
+  COOKIE_SECURE: z.enum(["true", "false"]).optional(),
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** Seconds a maintenance answer may be served from this instance's memory. */
+  MAINTENANCE_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(2),
+  MAINTENANCE_RECHECK_MS: z.coerce.number().int().min(1000).max(60_000).default(60_000),
+  JOBS_ENABLED: bool(true),
+  JOBS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  SEED_DEMO: bool(true),
+  /** Production refuses sandbox providers unless this is set. */
+  ALLOW_SANDBOX_IN_PRODUCTION: bool(false),
+});
+
+export type Config = z.output<typeof envSchema> & {
+  rules: z.output<typeof businessRulesEnvSchema>;
+  cookieSecure: boolean;
+};
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; a bad value stops start-up with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  const rules = businessRulesEnvSchema.safeParse(env);
+  const issues = [...(parsed.error?.issues ?? []), ...(rules.error?.issues ?? [])];
+  if (!parsed.success || !rules.success) {
+    const lines = issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const cfg = parsed.data;
+  return {
+    ...cfg,
+    rules: rules.data,
+    cookieSecure: cfg.COOKIE_SECURE ? cfg.COOKIE_SECURE === "true" : cfg.NODE_ENV === "production",
+  };
+}

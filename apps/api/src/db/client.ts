@@ -1,0 +1,60 @@
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema/index.ts";
+
+export type Schema = typeof schema;
+/** The one database type every query function takes: PGlite and PostgreSQL alike. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** A query function accepts the database or a transaction on it. */
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; when absent, PGlite is used. */
+  url?: string;
+  /** PGlite's directory; "memory://" keeps it in memory (tests). */
+  dataDir: string;
+  poolSize?: number;
+}
+
+function migrationsFolder(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  // src/db/migrations when running from source, dist/migrations from the bundle.
+  const candidates = [path.join(here, "migrations"), path.join(here, "db", "migrations")];
+  const found = candidates.find((dir) => existsSync(path.join(dir, "meta", "_journal.json")));
+  if (!found) throw new Error(`No migrations found in ${candidates.join(" or ")}`);
+  return found;
+}
+
+/** Opens the database and applies pending migrations (both drivers). */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const migrations = { migrationsFolder: migrationsFolder() };
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const db = drizzleNodePg(pool, { schema });
+    await migrateNodePg(db, migrations);
+    return { db, kind: "postgres", close: () => pool.end() };
+  }
+  const inMemory = options.dataDir.startsWith("memory://");
+  if (!inMemory) await mkdir(options.dataDir, { recursive: true });
+  const client = new PGlite(inMemory ? undefined : options.dataDir);
+  const db = drizzlePglite(client, { schema });
+  await migratePglite(db, migrations);
+  return { db, kind: "pglite", close: () => client.close() };
+}

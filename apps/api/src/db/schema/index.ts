@@ -1,0 +1,3 @@
+export * from "./jobs.ts";
+export * from "./maintenance.ts";
+export * from "./users.ts";
