@@ -1,0 +1,66 @@
+import { isLocale, locales } from "@salelink/contracts/locales";
+import type { Metadata, Viewport } from "next";
+import { notFound } from "next/navigation";
+import { NextIntlClientProvider } from "next-intl";
+import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
+import type { ReactNode } from "react";
+import { Providers } from "@/features/shell/providers.tsx";
+import { themeScript } from "@/features/shell/theme.tsx";
+import { siteUrl } from "@/lib/metadata.ts";
+import "../globals.css";
+
+export const dynamicParams = false;
+export const generateStaticParams = () => locales.map((locale) => ({ locale }));
+
+/** Message namespaces the browser needs; the rest stays on the server. */
+const clientNamespaces = ["consent", "theme", "locale", "nav", "auth", "maintenance", "errors"] as const;
+
+export async function generateMetadata({
+  params,
+}: {
+  params: Promise<{ locale: string }>;
+}): Promise<Metadata> {
+  const { locale } = await params;
+  const t = await getTranslations({ locale, namespace: "meta" });
+  return {
+    metadataBase: new URL(siteUrl),
+    title: { default: t("title"), template: "%s · Salelink" },
+    description: t("description"),
+    applicationName: "Salelink",
+    icons: { icon: "/icon.svg" },
+  };
+}
+
+export const viewport: Viewport = {
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#ffffff" },
+    { media: "(prefers-color-scheme: dark)", color: "#0f1115" },
+  ],
+};
+
+export default async function RootLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ locale: string }>;
+}) {
+  const { locale } = await params;
+  if (!isLocale(locale)) notFound();
+  setRequestLocale(locale);
+  const messages = await getMessages();
+  const clientMessages = Object.fromEntries(clientNamespaces.map((ns) => [ns, messages[ns]]));
+  return (
+    <html lang={locale} suppressHydrationWarning>
+      <head>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours, run before paint. */}
+        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+      </head>
+      <body>
+        <NextIntlClientProvider locale={locale} messages={clientMessages}>
+          <Providers>{children}</Providers>
+        </NextIntlClientProvider>
+      </body>
+    </html>
+  );
+}

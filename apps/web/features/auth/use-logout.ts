@@ -1,0 +1,29 @@
+"use client";
+
+import { messageResponseSchema } from "@salelink/contracts";
+import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { useCallback } from "react";
+import { toast } from "sonner";
+import { api } from "@/lib/api.ts";
+import { useAuth } from "./auth-provider.tsx";
+
+/** Spec section 9: the logout toast waits 500 ms, until the home page is shown. */
+export const LOGOUT_TOAST_DELAY_MS = 500;
+
+/** Spec section 4: logout posts, clears the user, goes to "/", then shows a toast. */
+export function useLogout(): () => Promise<void> {
+  const { clear } = useAuth();
+  const router = useRouter();
+  const t = useTranslations("auth");
+  return useCallback(async () => {
+    try {
+      await api("/auth/logout", { method: "POST", schema: messageResponseSchema });
+    } catch (err) {
+      console.warn("logout failed", err);
+    }
+    clear();
+    router.push("/");
+    setTimeout(() => toast.success(t("loggedOut")), LOGOUT_TOAST_DELAY_MS);
+  }, [clear, router, t]);
+}

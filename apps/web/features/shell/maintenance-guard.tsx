@@ -1,0 +1,47 @@
+"use client";
+
+import { maintenanceRecheckMs, maintenanceStatusSchema } from "@salelink/contracts";
+import { usePathname, useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { useAuth } from "@/features/auth/auth-provider.tsx";
+import { api } from "@/lib/api.ts";
+
+/**
+ * Spec section 4: on navigation, at most every 60 s, ask whether maintenance is on; send
+ * non-admins to /maintenance while it is, and away from it when it is not. A failed check counts
+ * as "off" and says nothing.
+ */
+export function MaintenanceGuard() {
+  const pathname = usePathname();
+  const router = useRouter();
+  const { user, authChecked } = useAuth();
+  const lastCheck = useRef<{ at: number; cooldown: number } | null>(null);
+  const [on, setOn] = useState<boolean | null>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the check runs on navigation.
+  useEffect(() => {
+    const last = lastCheck.current;
+    if (last && Date.now() - last.at < Math.min(last.cooldown, maintenanceRecheckMs)) return;
+    lastCheck.current = { at: Date.now(), cooldown: maintenanceRecheckMs };
+    const controller = new AbortController();
+    api("/maintenance", { schema: maintenanceStatusSchema, signal: controller.signal })
+      .then((status) => {
+        lastCheck.current = { at: Date.now(), cooldown: status.cooldown ?? maintenanceRecheckMs };
+        setOn(status.maintenance);
+      })
+      .catch(() => setOn(false));
+    return () => controller.abort();
+  }, [pathname]);
+
+  useEffect(() => {
+    if (on === null) return;
+    if (on && pathname !== "/maintenance") {
+      if (!authChecked || user?.role === "admin") return;
+      router.replace("/maintenance");
+    } else if (!on && pathname === "/maintenance") {
+      router.replace("/");
+    }
+  }, [on, pathname, user, authChecked, router]);
+
+  return null;
+}

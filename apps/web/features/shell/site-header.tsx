@@ -1,0 +1,30 @@
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import { LocaleSwitcher } from "./locale-switcher.tsx";
+import { ThemeSwitcher } from "./theme-switcher.tsx";
+import { UserMenu } from "./user-menu.tsx";
+
+export async function SiteHeader() {
+  const t = await getTranslations("nav");
+  return (
+    <header className="site-header">
+      <div className="container header-inner">
+        <Link href="/" className="brand" aria-label={t("home")}>
+          <span className="brand-mark" aria-hidden="true">
+            S
+          </span>
+          Salelink
+        </Link>
+        <nav className="main-nav" aria-label={t("main")}>
+          <Link href="/affiliate">{t("affiliate")}</Link>
+          <Link href="/blog">{t("blog")}</Link>
+        </nav>
+        <div className="header-tools">
+          <LocaleSwitcher />
+          <ThemeSwitcher />
+          <UserMenu />
+        </div>
+      </div>
+    </header>
+  );
+}
