@@ -3,8 +3,13 @@
 import { cp, rm } from "node:fs/promises";
 import { build } from "esbuild";
 
+// Paths below are relative to this package, wherever the script is started from.
+const here = new URL(".", import.meta.url).pathname;
+process.chdir(here);
+
 await rm("dist", { recursive: true, force: true });
 await build({
+  absWorkingDir: here,
   entryPoints: ["src/server.ts"],
   outfile: "dist/server.js",
   bundle: true,

@@ -7,7 +7,7 @@ import { isKnownRoute } from "./lib/routes.ts";
 
 const apiUrl = process.env.API_INTERNAL_URL ?? "http://127.0.0.1:4000";
 /** How long this web instance trusts its last maintenance answer. */
-const MAINTENANCE_CACHE_MS = 5_000;
+const MAINTENANCE_CACHE_MS = Number(process.env.WEB_MAINTENANCE_CACHE_MS ?? 5_000);
 let maintenance: { on: boolean; until: number } = { on: false, until: 0 };
 
 /** The maintenance switch; an unreachable API counts as "off", silently (spec section 8). */
@@ -64,9 +64,9 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   );
   const target = request.nextUrl.clone();
   target.pathname = `/${locale}${pathname === "/" ? "" : pathname}`;
-  const response = NextResponse.rewrite(target);
-  response.headers.set("vary", "Cookie, Accept-Language");
-  return response;
+  // Next.js sets its own Vary on pages; a shared cache in front must key on NEXT_LOCALE and
+  // Accept-Language itself (README, deployment).
+  return NextResponse.rewrite(target);
 }
 
 export const config = {

@@ -31,8 +31,8 @@ export interface AppDeps {
   config: Config;
   db: Db;
   redis?: Redis;
-  /** Overrides for tests (logger off, etc.). */
-  fastify?: FastifyServerOptions;
+  /** Where log lines go (tests read them); standard output by default. */
+  logStream?: { write(line: string): void };
 }
 
 export interface Services {
@@ -45,10 +45,11 @@ declare module "fastify" {
   }
 }
 
-export function loggerOptions(config: Config): FastifyServerOptions["logger"] {
+export function loggerOptions(config: Config, stream?: AppDeps["logStream"]): FastifyServerOptions["logger"] {
   if (config.LOG_LEVEL === "silent") return false;
   return {
     level: config.LOG_LEVEL,
+    ...(stream ? { stream } : {}),
     redact: { paths: redactPaths, censor: "[redacted]" },
     serializers: {
       req: (req: { method: string; url: string; ip?: string }) => ({
@@ -62,10 +63,9 @@ export function loggerOptions(config: Config): FastifyServerOptions["logger"] {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db } = deps;
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: loggerOptions(config, deps.logStream),
     trustProxy: true,
     bodyLimit: 1024 * 1024,
-    ...deps.fastify,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -32,8 +32,6 @@ const envSchema = z.object({
   JOBS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   SEED_DEMO: bool(true),
-  /** Production refuses sandbox providers unless this is set. */
-  ALLOW_SANDBOX_IN_PRODUCTION: bool(false),
 });
 
 export type Config = z.output<typeof envSchema> & {
@@ -44,7 +42,9 @@ export type Config = z.output<typeof envSchema> & {
 export class ConfigError extends Error {}
 
 /** Parses the environment once; a bad value stops start-up with a message naming the variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable counts as unset, as shells and compose files often leave them.
+  const env = Object.fromEntries(Object.entries(rawEnv).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = envSchema.safeParse(env);
   const rules = businessRulesEnvSchema.safeParse(env);
   const issues = [...(parsed.error?.issues ?? []), ...(rules.error?.issues ?? [])];

@@ -55,10 +55,15 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function testApp(overrides: Record<string, string> = {}): Promise<TestContext> {
+export async function testApp(
+  overrides: Record<string, string> = {},
+  /** Adds routes of the test's own before the app is sealed. */
+  beforeReady?: (app: FastifyInstance) => void,
+): Promise<TestContext> {
   const database = await testDatabase();
   const config = testConfig(overrides);
   const app = await buildApp({ config, db: database.db });
+  beforeReady?.(app);
   await app.ready();
   return {
     app,

@@ -4,7 +4,6 @@ export interface RuntimeConfig {
   analyticsId: string | null;
   analyticsSrc: string | null;
   chatWidgetSrc: string | null;
-  sandbox: boolean;
   /** How long an affiliate token is kept (AFFILIATE_COOKIE_DAYS). */
   referralDays: number;
 }

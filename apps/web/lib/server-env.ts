@@ -12,7 +12,6 @@ export const serverEnv = {
   /** Script URL of the analytics tag; {id} is replaced by ANALYTICS_ID. */
   analyticsSrc: process.env.ANALYTICS_SRC ?? "https://www.googletagmanager.com/gtag/js?id={id}",
   chatWidgetSrc: process.env.CHAT_WIDGET_SRC ?? "",
-  sandbox: (process.env.PAYMENT_PROVIDER ?? "sandbox") === "sandbox",
   /** The same business rules the API applies, from the same variables. */
   rules: businessRulesEnvSchema.parse(process.env),
 };

@@ -33,6 +33,9 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+/** Arbitrary constant naming this application's migration lock. */
+const MIGRATION_LOCK_ID = 72_410_001;
+
 function migrationsFolder(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   // src/db/migrations when running from source, dist/migrations from the bundle.
@@ -48,7 +51,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     const db = drizzleNodePg(pool, { schema });
-    await migrateNodePg(db, migrations);
+    // Instances starting together take turns: the first migrates, the others find nothing to do.
+    const lock = await pool.connect();
+    try {
+      await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
+      await migrateNodePg(db, migrations);
+    } finally {
+      await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => undefined);
+      lock.release();
+    }
     return { db, kind: "postgres", close: () => pool.end() };
   }
   const inMemory = options.dataDir.startsWith("memory://");

@@ -12,7 +12,6 @@ export function GET(): Response {
       : null,
     analyticsId: serverEnv.analyticsId || null,
     chatWidgetSrc: serverEnv.chatWidgetSrc || null,
-    sandbox: serverEnv.sandbox,
     referralDays: serverEnv.rules.affiliateCookieDays,
   };
   return Response.json(body, { headers: { "cache-control": "public, max-age=60" } });

@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { locales } from "@salelink/contracts/locales";
+import { describe, expect, it } from "vitest";
+
+type Tree = { [key: string]: string | Tree };
+const root = path.resolve(import.meta.dirname, "..");
+const load = (locale: string): Tree =>
+  JSON.parse(readFileSync(path.join(root, "messages", `${locale}.json`), "utf8"));
+
+function flatten(tree: Tree, prefix = ""): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const full = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === "string") out.set(full, value);
+    else for (const [k, v] of flatten(value, full)) out.set(k, v);
+  }
+  return out;
+}
+
+/** The ICU arguments a message uses: {name}, {count, plural, ...}. */
+const argumentsOf = (message: string) =>
+  [...message.matchAll(/\{\s*([a-zA-Z_]\w*)\s*[,}]/g)].map((m) => m[1]).sort();
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if ([".next", "node_modules", "test", "messages", "content"].includes(name)) return [];
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return /\.(tsx?|mts)$/.test(name) ? [full] : [];
+  });
+}
+
+describe("message catalogues", () => {
+  const english = flatten(load("en"));
+
+  it.each(locales.filter((l) => l !== "en"))(
+    "%s has every English key, no extra, and the same arguments",
+    (locale) => {
+      const other = flatten(load(locale));
+      expect(
+        [...english.keys()].filter((k) => !other.has(k)),
+        "missing keys",
+      ).toEqual([]);
+      expect(
+        [...other.keys()].filter((k) => !english.has(k)),
+        "extra keys",
+      ).toEqual([]);
+      for (const [key, message] of english) {
+        expect(argumentsOf(other.get(key) ?? ""), `arguments of ${key}`).toEqual(argumentsOf(message));
+        expect((other.get(key) ?? "").trim().length, `${locale} ${key} is empty`).toBeGreaterThan(0);
+      }
+    },
+  );
+
+  it("every literal key used in the code exists in English", () => {
+    const missing: string[] = [];
+    for (const file of sourceFiles(root)) {
+      const code = readFileSync(file, "utf8");
+      // Pairs of `const t = useTranslations("ns")` / `getTranslations("ns")` / `{ namespace: "ns" }` and `t("key")`.
+      const namespaces = [
+        ...code.matchAll(/(?:useTranslations|getTranslations)\(\s*(?:\{[^}]*namespace:\s*)?"([\w.]+)"/g),
+      ].map((m) => m[1]);
+      if (namespaces.length === 0) continue;
+      for (const m of code.matchAll(/\bt\(\s*"([\w.]+)"/g)) {
+        const key = m[1];
+        if (!namespaces.some((ns) => english.has(`${ns}.${key}`)))
+          missing.push(`${path.relative(root, file)}: ${key}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});

@@ -1,0 +1,41 @@
+import { type APIRequestContext, test as base, expect, type Page, request } from "@playwright/test";
+import demo from "../apps/api/src/demo-accounts.json" with { type: "json" };
+import { apiUrl, webUrl } from "./playwright.config.ts";
+
+export { expect };
+export const demoPassword = demo.password;
+export const demoEmail = (label: "admin" | "creator" | "affiliate"): string => {
+  const account = demo.accounts.find((a) => a.label === label);
+  if (!account) throw new Error(`no demo account ${label}`);
+  return account.email;
+};
+
+/** An API client signed in as a demo account (the browser's origin, as the API requires). */
+export async function apiAs(label: "admin" | "creator" | "affiliate"): Promise<APIRequestContext> {
+  const ctx = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl } });
+  const res = await ctx.post("/auth/signin", { data: { email: demoEmail(label), password: demo.password } });
+  expect(res.status()).toBe(200);
+  return ctx;
+}
+
+/** Fails the test on any browser error that is not an expected failed request. */
+export function watchConsole(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  page.on("console", (msg) => {
+    if (msg.type() !== "error") return;
+    const text = msg.text();
+    // The anonymous profile check answers 401 by design; the browser logs every failed request.
+    if (text.startsWith("Failed to load resource")) return;
+    errors.push(text);
+  });
+  return errors;
+}
+
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: async ({ page }, use) => {
+    const errors = watchConsole(page);
+    await use(errors);
+    expect(errors, "browser console errors").toEqual([]);
+  },
+});

@@ -1,0 +1,87 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+const API_PORT = 4100;
+const WEB_PORT = 3100;
+export const apiUrl = `http://localhost:${API_PORT}`;
+export const webUrl = `http://localhost:${WEB_PORT}`;
+const root = path.resolve(import.meta.dirname, "..");
+
+/** Debian's Chromium, with the flags this machine's closed network needs. */
+const chromiumArgs = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+// A fresh embedded database for every run (the web server and the API are started once, here).
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "salelink-e2e-"));
+process.env.E2E_DATA_DIR = dataDir;
+
+export default defineConfig({
+  testDir: "./tests",
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [["list"], ["json"]],
+  outputDir: "./test-results",
+  use: {
+    baseURL: webUrl,
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
+  },
+  projects: [
+    { name: "site", testIgnore: /maintenance\.spec\.ts/ },
+    // Maintenance switches the whole platform: it runs alone, after the rest.
+    { name: "maintenance", testMatch: /maintenance\.spec\.ts/, dependencies: ["site"] },
+  ],
+  webServer: [
+    {
+      command: "node dist/server.js",
+      cwd: path.join(root, "apps/api"),
+      url: `http://127.0.0.1:${API_PORT}/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        API_PORT: String(API_PORT),
+        API_PUBLIC_URL: apiUrl,
+        WEB_ORIGIN: webUrl,
+        DATA_DIR: dataDir,
+        DATABASE_URL: "",
+        REDIS_URL: "",
+        LOG_LEVEL: "warn",
+        SEED_DEMO: "true",
+        MAINTENANCE_CACHE_SECONDS: "0",
+      },
+    },
+    {
+      command: `${path.join(root, "node_modules/.bin/next")} start -p ${WEB_PORT}`,
+      cwd: path.join(root, "apps/web"),
+      url: `http://127.0.0.1:${WEB_PORT}/env.json`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        API_INTERNAL_URL: `http://127.0.0.1:${API_PORT}`,
+        API_PUBLIC_URL: apiUrl,
+        WEB_ORIGIN: webUrl,
+        ANALYTICS_ID: "G-E2E",
+        ANALYTICS_SRC: `${webUrl}/__analytics.js?id={id}`,
+        // Proves the affiliate page reads its figures from configuration.
+        AFFILIATE_COMMISSION_BPS: "2500",
+        AFFILIATE_DURATION_MONTHS: "12",
+        AFFILIATE_COOKIE_DAYS: "30",
+        WEB_MAINTENANCE_CACHE_MS: "300",
+      },
+    },
+  ],
+});

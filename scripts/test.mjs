@@ -1,0 +1,125 @@
+// `npm test`: every check of the project, in order, ending with one summary line.
+// Steps: lint and format, typecheck, API tests on PGlite, the same on PostgreSQL when reachable,
+// web unit tests, builds, Debian's Chromium (installed when missing), Playwright end to end.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { bin, ensureDependencies, root, run, tcpReachable } from "./lib.mjs";
+
+const CHROMIUM = "/usr/bin/chromium";
+const reportDir = mkdtempSync(path.join(os.tmpdir(), "salelink-test-"));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+const notes = [];
+
+function countVitest(file) {
+  if (!existsSync(file)) return;
+  const r = JSON.parse(readFileSync(file, "utf8"));
+  totals.passed += r.numPassedTests ?? 0;
+  totals.failed += r.numFailedTests ?? 0;
+  totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+}
+
+function countPlaywright(file) {
+  if (!existsSync(file)) return;
+  const r = JSON.parse(readFileSync(file, "utf8"));
+  totals.passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
+  totals.failed += r.stats?.unexpected ?? 0;
+  totals.skipped += r.stats?.skipped ?? 0;
+}
+
+async function step(name, command, args, options) {
+  console.log(`\n▶ ${name}`);
+  const started = Date.now();
+  const code = await run(command, args, options);
+  console.log(`${code === 0 ? "✔" : "✘"} ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  if (code !== 0) failures.push(name);
+  return code === 0;
+}
+
+async function postgresUrl() {
+  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  if (await tcpReachable("127.0.0.1", 5432)) return "postgres://postgres@127.0.0.1:5432/test";
+  return null;
+}
+
+async function ensureChromium() {
+  if (existsSync(CHROMIUM)) return true;
+  console.log(`\n▶ ${CHROMIUM} is missing: installing Debian's chromium with apt-get`);
+  const sudo = process.getuid?.() === 0 ? [] : ["sudo", "-n"];
+  const [cmd, ...pre] = sudo.length ? sudo : ["apt-get"];
+  const aptArgs = (args) => (sudo.length ? [...pre, "apt-get", ...args] : args);
+  const env = { DEBIAN_FRONTEND: "noninteractive" };
+  await run(cmd, aptArgs(["update", "-qq"]), { env });
+  await run(cmd, aptArgs(["install", "-y", "-qq", "chromium"]), { env });
+  if (existsSync(CHROMIUM)) return true;
+  notes.push(`could not install Debian's chromium (${CHROMIUM}); the browser tests did not run`);
+  return false;
+}
+
+try {
+  await ensureDependencies();
+} catch (err) {
+  console.error(err.message);
+  process.exit(1);
+}
+
+await step("Lint and format (Biome)", bin("biome"), ["ci", "."]);
+await step("Typecheck", "npm", ["run", "typecheck", "--silent"]);
+
+const apiVitest = (label, extraEnv) =>
+  step(
+    `API tests on ${label}`,
+    bin("vitest"),
+    ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reportDir}/api-${label}.json`],
+    {
+      cwd: path.join(root, "apps/api"),
+      env: extraEnv,
+    },
+  );
+await apiVitest("PGlite", { DATABASE_URL: "", REDIS_URL: "" });
+countVitest(`${reportDir}/api-PGlite.json`);
+
+const pgUrl = await postgresUrl();
+if (pgUrl) {
+  const redisUp =
+    process.env.REDIS_URL || (await tcpReachable("127.0.0.1", 6379))
+      ? (process.env.REDIS_URL ?? "redis://127.0.0.1:6379")
+      : "";
+  await apiVitest("PostgreSQL", { DATABASE_URL: pgUrl, REDIS_URL: redisUp });
+  countVitest(`${reportDir}/api-PostgreSQL.json`);
+} else {
+  notes.push(
+    "PostgreSQL was not reachable (DATABASE_URL unset, nothing on 127.0.0.1:5432): the API tests ran on PGlite only",
+  );
+}
+
+await step(
+  "Web unit tests",
+  bin("vitest"),
+  ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reportDir}/web.json`],
+  {
+    cwd: path.join(root, "apps/web"),
+  },
+);
+countVitest(`${reportDir}/web.json`);
+
+const built = await step("Build (API and web)", "npm", ["run", "build", "--silent"]);
+
+if (built && (await ensureChromium())) {
+  await step("End-to-end tests (Playwright, Chromium)", bin("playwright"), ["test"], {
+    cwd: path.join(root, "e2e"),
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reportDir}/e2e.json` },
+  });
+  countPlaywright(`${reportDir}/e2e.json`);
+} else if (!built) {
+  notes.push("the build failed: the browser tests did not run");
+}
+
+rmSync(reportDir, { recursive: true, force: true });
+console.log("\n────────────────────────────────────────");
+for (const note of notes) console.log(`note: ${note}`);
+if (failures.length) console.log(`failed steps: ${failures.join(", ")}`);
+const ok = failures.length === 0 && notes.every((n) => !n.includes("did not run"));
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(ok && totals.failed === 0 ? 0 : 1);
