@@ -76,6 +76,7 @@ export default defineConfig({
         WEB_ORIGIN: webUrl,
         ANALYTICS_ID: "G-E2E",
         ANALYTICS_SRC: `${webUrl}/__analytics.js?id={id}`,
+        CHAT_WIDGET_SRC: `${webUrl}/__chat-widget.js`,
         // Proves the affiliate page reads its figures from configuration.
         AFFILIATE_COMMISSION_BPS: "2500",
         AFFILIATE_DURATION_MONTHS: "12",

@@ -60,3 +60,14 @@ test.describe("error page", () => {
     expect(loads).toBe(2);
   });
 });
+
+test("robots.txt and sitemap.xml list the public pages", async ({ request }) => {
+  const robots = await request.get("/robots.txt");
+  expect(robots.status()).toBe(200);
+  expect(await robots.text()).toContain("Sitemap: http://localhost:3100/sitemap.xml");
+  const sitemap = await request.get("/sitemap.xml");
+  expect(sitemap.status()).toBe(200);
+  const xml = await sitemap.text();
+  expect(xml).toContain("<loc>http://localhost:3100/blog/how-affiliate-attribution-works</loc>");
+  expect(xml).toContain("<loc>http://localhost:3100/legal/privacy</loc>");
+});

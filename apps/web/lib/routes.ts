@@ -23,6 +23,8 @@ const routes: Matcher[] = [
   exact("/blog"),
   exact("/maintenance"),
   exact("/signin"),
+  exact("/robots.txt"),
+  exact("/sitemap.xml"),
   withSlug("blog", () => blogSlugs(defaultLocale)),
   withSlug("legal", () => legalSlugs(defaultLocale)),
 ];
