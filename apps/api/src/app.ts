@@ -14,6 +14,7 @@ import {
 import type { Redis } from "ioredis";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
+import { JobRegistry, jobsPlugin, Worker } from "./jobs/index.ts";
 import { redactPaths, redactUrl } from "./lib/redact.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
@@ -37,6 +38,8 @@ export interface AppDeps {
 
 export interface Services {
   maintenance: MaintenanceService;
+  /** Domain modules register their job kinds here; the worker runs them. */
+  jobs: { registry: JobRegistry; worker: Worker };
 }
 
 declare module "fastify" {
@@ -72,11 +75,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
+  const registry = new JobRegistry();
   const services: Services = {
     maintenance: new MaintenanceService(db, {
       cacheMs: config.MAINTENANCE_CACHE_SECONDS * 1000,
       recheckMs: config.MAINTENANCE_RECHECK_MS,
     }),
+    jobs: {
+      registry,
+      worker: new Worker({
+        db,
+        registry,
+        logger: app.log.child({ module: "jobs" }),
+        pollMs: config.JOBS_POLL_MS,
+        concurrency: config.JOBS_CONCURRENCY,
+        leaseMs: config.JOBS_LEASE_MS,
+      }),
+    },
   };
   app.decorate("services", services);
 
@@ -112,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(originCheck, { allowed: [config.WEB_ORIGIN, config.API_PUBLIC_URL] });
   await app.register(authPlugin, { db, config });
   await app.register(maintenanceGate, { service: services.maintenance });
+  await app.register(jobsPlugin, { worker: services.jobs.worker, enabled: config.JOBS_ENABLED });
 
   await app.register(healthRoutes, { db, version: API_VERSION });
   await app.register(maintenanceRoutes, { service: services.maintenance });

@@ -31,6 +31,8 @@ const envSchema = z.object({
   JOBS_ENABLED: bool(true),
   JOBS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** How long a claimed job is a worker's before another may take it over. */
+  JOBS_LEASE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
   SEED_DEMO: bool(true),
 });
 
@@ -53,6 +55,13 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const cfg = parsed.data;
+  if (cfg.DATABASE_URL && cfg.JOBS_ENABLED && cfg.JOBS_CONCURRENCY >= cfg.DATABASE_POOL_SIZE) {
+    // Each running job holds a connection; requests need some too.
+    throw new ConfigError(
+      `Invalid configuration:
+  JOBS_CONCURRENCY: must be below DATABASE_POOL_SIZE (${cfg.DATABASE_POOL_SIZE})`,
+    );
+  }
   return {
     ...cfg,
     rules: rules.data,

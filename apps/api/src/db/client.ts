@@ -31,6 +31,11 @@ export interface DatabaseOptions {
   /** PGlite's directory; "memory://" keeps it in memory (tests). */
   dataDir: string;
   poolSize?: number;
+  /**
+   * Called when the server drops an idle pooled connection (restart, failover). Without a listener
+   * node-postgres would crash the process; the pool replaces the connection on next use.
+   */
+  onPoolError?: (err: Error) => void;
 }
 
 /** Arbitrary constant naming this application's migration lock. */
@@ -50,12 +55,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const migrations = { migrationsFolder: migrationsFolder() };
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    pool.on(
+      "error",
+      options.onPoolError ?? ((err) => console.error("database connection lost:", err.message)),
+    );
     const db = drizzleNodePg(pool, { schema });
     // Instances starting together take turns: the first migrates, the others find nothing to do.
+    // The migration runs on the lock's own connection, so a pool of one is enough.
     const lock = await pool.connect();
     try {
       await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
-      await migrateNodePg(db, migrations);
+      await migrateNodePg(drizzleNodePg(lock, { schema }), migrations);
     } finally {
       await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => undefined);
       lock.release();
