@@ -81,7 +81,6 @@ export default defineConfig({
         AFFILIATE_COMMISSION_BPS: "2500",
         AFFILIATE_DURATION_MONTHS: "12",
         AFFILIATE_COOKIE_DAYS: "30",
-        WEB_MAINTENANCE_CACHE_MS: "300",
       },
     },
   ],

@@ -18,7 +18,8 @@ await build({
   target: "node20",
   sourcemap: true,
   packages: "external",
-  alias: { "@salelink/contracts": "../../packages/contracts/src/index.ts" },
+  // Workspace code is bundled in; subpaths (@salelink/contracts/locales) resolve to its files.
+  alias: { "@salelink/contracts": "../../packages/contracts/src" },
   banner: {
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },

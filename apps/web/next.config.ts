@@ -1,5 +1,6 @@
 import type { NextConfig } from "next";
 import createNextIntlPlugin from "next-intl/plugin";
+import { localeRewrites } from "./lib/locale-rewrites.ts";
 
 const withNextIntl = createNextIntlPlugin("./i18n/request.ts");
 
@@ -9,6 +10,11 @@ const nextConfig: NextConfig = {
   transpilePackages: ["@salelink/contracts"],
   // Markdown content is read from disk at build time and by ISR at run time.
   outputFileTracingIncludes: { "/**": ["./content/**/*"] },
+  // URLs carry no locale: each request is rewritten to its language's prerendered page. After the
+  // filesystem (assets, /env.json), and the first rule that lands on a page wins.
+  async rewrites() {
+    return { beforeFiles: [], afterFiles: localeRewrites(), fallback: [] };
+  },
 };
 
 export default withNextIntl(nextConfig);

@@ -51,10 +51,6 @@ test.describe("cookie consent and analytics", () => {
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Blog" }).click();
     await expect(page).toHaveURL(/\/blog$/);
     expect(await page.locator("script#analytics-tag").count()).toBe(1);
-    // Reloading within a second or two of the click makes React report a hydration mismatch
-    // (see docs/decisions/004); a visitor reads the page first.
-    await page.waitForLoadState("networkidle");
-    await page.waitForTimeout(1_500);
     await page.reload();
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { __analyticsRuns?: number }).__analyticsRuns))
@@ -72,8 +68,6 @@ test.describe("cookie consent and analytics", () => {
     await page.getByRole("button", { name: "Decline" }).click();
     await expect(page.getByRole("dialog", { name: "Cookie consent" })).toBeHidden();
     expect(await page.evaluate(() => localStorage.getItem("cookie-consent"))).toBe("false");
-    await page.waitForLoadState("networkidle");
-    await page.waitForTimeout(1_500);
     await page.reload();
     await page.waitForLoadState("networkidle");
     await expect(page.getByRole("dialog", { name: "Cookie consent" })).toHaveCount(0);

@@ -28,8 +28,8 @@ test.describe("sign-in toasts", () => {
     );
     await expect(page.getByText(demoEmail("creator"))).toBeVisible();
 
-    await page.getByRole("button", { name: "Sign out" }).click();
     const clickedAt = Date.now();
+    await page.getByRole("button", { name: "Sign out" }).click();
     await expect(page.locator("[data-sonner-toast][data-type='success']")).toContainText(
       "You are signed out.",
     );

@@ -18,8 +18,8 @@ describe("the app's job worker", () => {
       ctx.app.services.jobs.worker.poke();
       await expect
         .poll(async () => {
-          const res = await ctx.database.db.execute(sql`select n from pings`);
-          return (res.rows as { n: number }[]).map((r) => r.n);
+          const res: unknown = await ctx.database.db.execute(sql`select n from pings`);
+          return (res as { rows: { n: number }[] }).rows.map((r) => r.n);
         })
         .toEqual([7]);
     } finally {
@@ -29,7 +29,11 @@ describe("the app's job worker", () => {
 
   it("refuses a job concurrency that would take every database connection", () => {
     expect(() =>
-      loadConfig({ DATABASE_URL: "postgres://x@127.0.0.1/db", DATABASE_POOL_SIZE: "4", JOBS_CONCURRENCY: "4" }),
+      loadConfig({
+        DATABASE_URL: "postgres://x@127.0.0.1/db",
+        DATABASE_POOL_SIZE: "4",
+        JOBS_CONCURRENCY: "4",
+      }),
     ).toThrow(/JOBS_CONCURRENCY/);
     expect(() => loadConfig({ DATABASE_POOL_SIZE: "4", JOBS_CONCURRENCY: "4" })).not.toThrow();
   });

@@ -1,16 +1,111 @@
 import { z } from "zod";
+import { europeanCountrySchema } from "./countries.ts";
+import { localeSchema } from "./locales.ts";
 
 export const emailSchema = z.string().trim().toLowerCase().pipe(z.email().max(254));
 /** DESIGN section 3: 8 to 128 characters. */
 export const passwordSchema = z.string().min(8).max(128);
+/** The bot-check token every password route carries (spec section 3). */
+export const turnstileTokenSchema = z.string().min(1).max(2048);
+/** Single-use tokens sent by e-mail: 43 URL-safe characters (256 bits). */
+export const emailedTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+/** A TOTP code (6 digits) or a recovery code (xxxx-xxxx-xxxx). */
+export const twoFactorCodeSchema = z.string().trim().min(6).max(32);
+
+/** POST /auth/signup?ref={token} */
+export const signupBodySchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  acceptTerms: z.literal(true),
+  locale: localeSchema,
+  turnstileToken: turnstileTokenSchema,
+});
+export type SignupBody = z.infer<typeof signupBodySchema>;
+export const signupQuerySchema = z.object({ ref: z.string().max(64).optional() });
 
 /** POST /auth/signin */
 export const signinBodySchema = z.object({
   email: emailSchema,
   password: z.string().min(1).max(128),
-  code: z.string().trim().min(6).max(32).optional(),
+  code: twoFactorCodeSchema.optional(),
 });
 export type SigninBody = z.infer<typeof signinBodySchema>;
 
 export const messageResponseSchema = z.object({ message: z.string() });
 export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+/** POST /auth/email/resend and POST /auth/password/send */
+export const emailRequestSchema = z.object({ email: emailSchema });
+export type EmailRequest = z.infer<typeof emailRequestSchema>;
+
+/** POST /auth/password/store */
+export const passwordStoreBodySchema = z.object({
+  token: emailedTokenSchema,
+  password: passwordSchema,
+  turnstileToken: turnstileTokenSchema,
+});
+export type PasswordStoreBody = z.infer<typeof passwordStoreBodySchema>;
+export const passwordStoreResponseSchema = z.object({ success: z.boolean(), message: z.string() });
+
+/** PATCH /auth/password */
+export const passwordChangeBodySchema = z.object({
+  oldPassword: z.string().min(1).max(128),
+  newPassword: passwordSchema,
+  turnstileToken: turnstileTokenSchema,
+});
+export type PasswordChangeBody = z.infer<typeof passwordChangeBodySchema>;
+
+/** POST /auth/2fa/setup: a new secret to scan, pending until confirmed. */
+export const twoFactorSetupResponseSchema = z.object({
+  secret: z.string(),
+  otpauthUri: z.string(),
+  qrSvg: z.string(),
+});
+/** POST /auth/2fa/enable */
+export const twoFactorEnableBodySchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/),
+});
+/** Recovery codes are shown once, when 2FA is turned on. */
+export const twoFactorEnableResponseSchema = z.object({ recoveryCodes: z.array(z.string()) });
+/** POST /auth/2fa/disable */
+export const twoFactorDisableBodySchema = z.object({
+  password: z.string().min(1).max(128),
+  code: twoFactorCodeSchema,
+});
+
+/** PATCH /profile/locale */
+export const localeBodySchema = z.object({ locale: localeSchema });
+
+const name = z.string().trim().min(1).max(100);
+const addressSchema = z.object({
+  line1: z.string().trim().min(1).max(200),
+  line2: z.string().trim().max(200).optional(),
+  city: z.string().trim().min(1).max(100),
+  postalCode: z.string().trim().min(2).max(16),
+  country: europeanCountrySchema,
+});
+
+/** POST /profile/onboarding: the two variants of spec section 2. */
+export const onboardingBodySchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("individual"),
+    firstName: name,
+    lastName: name,
+    dateOfBirth: z.iso.date(),
+    address: addressSchema,
+  }),
+  z.object({
+    kind: z.literal("professional"),
+    companyName: z.string().trim().min(1).max(200),
+    registrationNumber: z.string().trim().min(2).max(40),
+    vatNumber: z
+      .string()
+      .trim()
+      .regex(/^[A-Z]{2}[A-Z0-9]{2,13}$/),
+    address: addressSchema,
+  }),
+]);
+export type OnboardingBody = z.infer<typeof onboardingBodySchema>;

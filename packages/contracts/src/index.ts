@@ -1,6 +1,7 @@
 export * from "./auth.ts";
 export * from "./business-rules.ts";
 export * from "./countries.ts";
+export * from "./dev-mail.ts";
 export * from "./errors.ts";
 export * from "./health.ts";
 export * from "./locales.ts";

@@ -4,12 +4,14 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useAuth } from "@/features/auth/auth-provider.tsx";
 import { useLogout } from "@/features/auth/use-logout.ts";
+import { useHydrated } from "@/lib/use-hydrated.ts";
 
 export function UserMenu() {
   const t = useTranslations("nav");
   const { user, authChecked } = useAuth();
   const logout = useLogout();
-  if (!authChecked) return <span className="user-menu-placeholder" aria-hidden="true" />;
+  const hydrated = useHydrated();
+  if (!hydrated || !authChecked) return <span className="user-menu-placeholder" aria-hidden="true" />;
   if (!user) {
     return (
       <Link className="btn btn-primary btn-sm" href="/signin">

@@ -1,3 +1,4 @@
 export * from "./jobs.ts";
+export * from "./mail.ts";
 export * from "./maintenance.ts";
 export * from "./users.ts";

@@ -1,0 +1,63 @@
+import { DrizzleQueryError, eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client.ts";
+import { jobs } from "../../db/schema/jobs.ts";
+import { type EnqueueOptions, type JobRegistry, jobKind } from "../../jobs/index.ts";
+import type { MailProvider } from "../../providers/mail/index.ts";
+import { renderMail } from "./render.ts";
+import { type MailJobPayload, mailJobPayloadSchema } from "./templates.ts";
+
+/** Renders and sends one e-mail; enqueue it with queueMail. */
+export const mailSendJob = jobKind("mail.send", mailJobPayloadSchema);
+
+/**
+ * Queues an e-mail in the caller's transaction: the token a link carries and the e-mail that
+ * delivers it commit together, or neither does. Poke the worker after the commit for a prompt send.
+ * `dedupeKey` makes the call idempotent, for good: one e-mail per key, ever (e.g. "verify:<token id>").
+ * Answers the job's id, or null when the key was already used.
+ */
+export function queueMail(
+  tx: DbOrTx,
+  mail: MailJobPayload,
+  options: Pick<EnqueueOptions, "dedupeKey" | "runAt"> = {},
+): Promise<string | null> {
+  return mailSendJob.enqueue(tx, mail, options);
+}
+
+/**
+ * With the outbox, the stored message commits with the job's done mark: exactly once. With SMTP,
+ * delivery is at least once: should the transaction fail after the server accepted the message
+ * (crash, lost lease, database error), the job runs again and sends it again, under the same
+ * Message-ID (from the job id) so clients that deduplicate fold the copies.
+ */
+export function registerMailJobs(registry: JobRegistry, provider: MailProvider): void {
+  registry.register(mailSendJob, async (tx, payload, job) => {
+    const rendered = renderMail(payload.template, payload.locale, payload.params);
+    try {
+      await provider.send(
+        { to: payload.to, template: payload.template, locale: payload.locale, ...rendered },
+        { db: tx, idempotencyKey: `mail-${job.id}` },
+      );
+    } catch (err) {
+      throw new Error(`Sending through ${provider.kind} failed: ${safeErrorMessage(err)}`);
+    }
+    // The params hold live links (a reset token); once sent, the done row keeps only who, what and
+    // in which language. A failure rolls this back with the rest, so a retry still has them.
+    await tx
+      .update(jobs)
+      .set({ payload: sql`${jobs.payload} - 'params'` })
+      .where(eq(jobs.id, job.id));
+  });
+}
+
+/**
+ * The worker stores a failure's message in jobs.last_error and logs it. A drizzle error's message
+ * lists the query's parameters (the whole e-mail, link included) and an SMTP server's reply often
+ * quotes the recipient: keep the cause, drop addresses and links.
+ */
+export function safeErrorMessage(err: unknown): string {
+  const cause = err instanceof DrizzleQueryError ? (err.cause ?? err) : err;
+  const message = cause instanceof Error ? cause.message || cause.name : String(cause);
+  return message
+    .replace(/[^\s<>"'@]+@[^\s<>"'@]+/g, "[address]")
+    .replace(/\bhttps?:\/\/[^\s<>"']+/g, "[link]");
+}

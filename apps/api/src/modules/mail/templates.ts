@@ -1,0 +1,47 @@
+import { localeSchema } from "@salelink/contracts";
+import { z } from "zod";
+
+/** Links in e-mails open a page of ours: never a javascript: or data: URL, whatever the caller passes. */
+const linkSchema = z.url({ protocol: /^https?$/ }).max(2048);
+/** A link's lifetime as the e-mail states it; the token's real expiry is checked where it is used. */
+const expiresInHoursSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(24 * 30);
+
+/** Every template and the values it needs; the job payload and renderMail are typed from these. */
+export const mailParamsSchemas = {
+  "verify-email": z.object({ url: linkSchema }),
+  "reset-password": z.object({ url: linkSchema, expiresInHours: expiresInHoursSchema }),
+  "delete-account": z.object({ url: linkSchema, expiresInHours: expiresInHoursSchema }),
+  "password-changed": z.object({}),
+};
+
+export type MailTemplate = keyof typeof mailParamsSchemas;
+export type MailTemplateParams = { [K in MailTemplate]: z.input<(typeof mailParamsSchemas)[K]> };
+export const mailTemplates = Object.keys(mailParamsSchemas) as MailTemplate[];
+
+const recipient = { to: z.email().max(320), locale: localeSchema };
+
+/** The payload of a `mail.send` job: who, which template in which language, and its values. */
+export const mailJobPayloadSchema = z.discriminatedUnion("template", [
+  z.object({ ...recipient, template: z.literal("verify-email"), params: mailParamsSchemas["verify-email"] }),
+  z.object({
+    ...recipient,
+    template: z.literal("reset-password"),
+    params: mailParamsSchemas["reset-password"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("delete-account"),
+    params: mailParamsSchemas["delete-account"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("password-changed"),
+    params: mailParamsSchemas["password-changed"],
+  }),
+]);
+
+export type MailJobPayload = z.input<typeof mailJobPayloadSchema>;

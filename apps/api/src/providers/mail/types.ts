@@ -1,0 +1,31 @@
+import type { Locale } from "@salelink/contracts";
+import type { DbOrTx } from "../../db/client.ts";
+
+/** A rendered e-mail, ready to hand to a provider. */
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The template it was rendered from; the outbox keeps it so tests and developers can find a message. */
+  template: string;
+  locale: Locale;
+}
+
+export interface SendOptions {
+  /**
+   * Where a provider that writes to the database writes: the job's transaction, so the stored
+   * message commits together with the job's done mark (on PGlite, the pool would deadlock).
+   */
+  db?: DbOrTx;
+  /**
+   * Stable across retries of the same message (derived from the job id). SMTP has no real
+   * idempotency, so it becomes the Message-ID: a retried message at least looks like the same one.
+   */
+  idempotencyKey?: string;
+}
+
+export interface MailProvider {
+  readonly kind: "smtp" | "outbox";
+  send(message: OutgoingMail, options?: SendOptions): Promise<{ messageId: string }>;
+}

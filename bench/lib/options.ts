@@ -1,0 +1,107 @@
+import { parseArgs } from "node:util";
+
+export const scenarioNames = ["api-maintenance", "web-home", "web-blog"] as const;
+export type ScenarioName = (typeof scenarioNames)[number];
+
+export interface Options {
+  /** Seconds of measurement per endpoint (a scenario measures two endpoints). */
+  duration: number;
+  connections: number;
+  /** Seconds of discarded load before each measurement, so JIT and caches are warm. */
+  warmup: number;
+  only: ScenarioName[];
+  /** An existing database on a loopback PostgreSQL; the bench creates and drops its own database beside it. */
+  databaseUrl: string;
+  /** Rebuild the API and the web app even when a build exists (they may be stale while others work). */
+  rebuild: boolean;
+  /** Rewrite docs/benchmarks.md; off by default for partial runs so a subset never replaces the full table. */
+  writeDocs: boolean;
+  verbose: boolean;
+}
+
+export const usage = `Usage: npm run bench -w @salelink/bench -- [options]
+   or: BENCH_ONLY=web-home BENCH_DURATION=5 npm run bench
+
+(The root "npm run bench" does not forward flags: the npm it calls takes them as its own.)
+
+  --duration <s>        seconds measured per endpoint (env BENCH_DURATION, default 10)
+  --connections <n>     concurrent connections (env BENCH_CONNECTIONS, default 50)
+  --warmup <s>          seconds of discarded load before each measurement (env BENCH_WARMUP, default 2)
+  --only <names>        comma-separated scenarios: ${scenarioNames.join(", ")} (env BENCH_ONLY)
+  --database-url <url>  loopback PostgreSQL to create the bench database beside
+                        (env BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test)
+  --rebuild             build the API and the web app even if a build exists
+  --write-docs          write docs/benchmarks.md even for a partial (--only) run
+  --no-write-docs       never write docs/benchmarks.md
+  --verbose             echo the servers' output
+  --help                this text`;
+
+function positiveNumber(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  { integer = false, zero = false } = {},
+): number {
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (
+    !Number.isFinite(value) ||
+    value < 0 ||
+    (value === 0 && !zero) ||
+    (integer && !Number.isInteger(value))
+  ) {
+    throw new Error(`${name} must be a positive ${integer ? "integer" : "number"}, got "${raw}"`);
+  }
+  return value;
+}
+
+function scenarioList(raw: string | undefined): ScenarioName[] {
+  if (raw === undefined || raw === "") return [...scenarioNames];
+  const names = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const name of names) {
+    if (!(scenarioNames as readonly string[]).includes(name)) {
+      throw new Error(`Unknown scenario "${name}"; known: ${scenarioNames.join(", ")}`);
+    }
+  }
+  return scenarioNames.filter((name) => names.includes(name));
+}
+
+/** Command-line flags win over environment variables, which win over the defaults. */
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | "help" {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: "string" },
+      connections: { type: "string" },
+      warmup: { type: "string" },
+      only: { type: "string" },
+      "database-url": { type: "string" },
+      rebuild: { type: "boolean" },
+      "write-docs": { type: "boolean" },
+      "no-write-docs": { type: "boolean" },
+      verbose: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return "help";
+  const only = scenarioList(values.only ?? env.BENCH_ONLY);
+  const partial = only.length < scenarioNames.length;
+  return {
+    duration: positiveNumber("duration", values.duration ?? env.BENCH_DURATION, 10),
+    connections: positiveNumber("connections", values.connections ?? env.BENCH_CONNECTIONS, 50, {
+      integer: true,
+    }),
+    warmup: positiveNumber("warmup", values.warmup ?? env.BENCH_WARMUP, 2, { zero: true }),
+    only,
+    databaseUrl:
+      values["database-url"] ?? env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+    rebuild: values.rebuild ?? false,
+    writeDocs: values["no-write-docs"] ? false : (values["write-docs"] ?? !partial),
+    verbose: values.verbose ?? false,
+  };
+}

@@ -1,0 +1,264 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { isValid, type Measurement } from "./load.ts";
+import type { ScenarioName } from "./options.ts";
+
+export interface Goal {
+  /** Minimum target/baseline ratio of requests per second; undefined when only the ratio is reported. */
+  minRatio?: number;
+  text: string;
+}
+
+export interface ScenarioResult {
+  name: ScenarioName;
+  goal: Goal;
+  target: Measurement;
+  baseline: Measurement;
+}
+
+export interface RunInfo {
+  date: Date;
+  cpus: number;
+  cpuModel: string;
+  memoryGiB: number;
+  node: string;
+  database: string;
+  /** 1-minute load average when the run started: other work on the machine skews the numbers. */
+  loadAverage: number;
+  duration: number;
+  connections: number;
+  warmup: number;
+}
+
+export type Verdict = "PASS" | "FAIL" | "INVALID" | "REPORTED";
+
+export function ratio(result: ScenarioResult): number | undefined {
+  if (!isValid(result.target) || !isValid(result.baseline)) return undefined;
+  if (result.baseline.requestsPerSecond === 0) return undefined;
+  return result.target.requestsPerSecond / result.baseline.requestsPerSecond;
+}
+
+export function verdict(result: ScenarioResult): Verdict {
+  const r = ratio(result);
+  if (r === undefined) return "INVALID";
+  if (result.goal.minRatio === undefined) return "REPORTED";
+  return r >= result.goal.minRatio ? "PASS" : "FAIL";
+}
+
+const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+const oneDecimal = new Intl.NumberFormat("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+function invalidReason(m: Measurement): string {
+  const codes = Object.entries(m.statusCodes)
+    .filter(([code]) => !code.startsWith("2"))
+    .map(([code, count]) => `${integer.format(count)}×${code}`);
+  const parts = [];
+  if (m.non2xx > 0)
+    parts.push(`${integer.format(m.non2xx)} non-2xx${codes.length ? ` (${codes.join(", ")})` : ""}`);
+  if (m.errors > 0) parts.push(`${integer.format(m.errors)} errors (${m.timeouts} timeouts)`);
+  if (m.total === 0) parts.push("no responses");
+  return `invalid: ${parts.join(", ")}`;
+}
+
+interface Row {
+  scenario: string;
+  endpoint: string;
+  rate: string;
+  p50: string;
+  p99: string;
+  size: string;
+  non2xx: string;
+  errors: string;
+  ratio: string;
+  goal: string;
+  result: string;
+}
+
+const headings: Row = {
+  scenario: "Scenario",
+  endpoint: "Endpoint",
+  rate: "req/s (mean)",
+  p50: "p50 (ms)",
+  p99: "p99 (ms)",
+  size: "KB/resp",
+  non2xx: "non-2xx",
+  errors: "errors",
+  ratio: "ratio",
+  goal: "goal",
+  result: "result",
+};
+
+function measurementCells(m: Measurement): Pick<Row, "rate" | "p50" | "p99" | "size" | "non2xx" | "errors"> {
+  const valid = isValid(m);
+  return {
+    rate: valid ? integer.format(m.requestsPerSecond) : invalidReason(m),
+    // autocannon records latency in whole milliseconds.
+    p50: valid ? integer.format(m.latencyP50) : "—",
+    p99: valid ? integer.format(m.latencyP99) : "—",
+    size: oneDecimal.format(m.bytesPerResponse / 1024),
+    non2xx: integer.format(m.non2xx),
+    errors: integer.format(m.errors),
+  };
+}
+
+function rows(results: ScenarioResult[]): Row[] {
+  return results.flatMap((result) => {
+    const r = ratio(result);
+    return [
+      {
+        scenario: result.name,
+        endpoint: result.target.label,
+        ...measurementCells(result.target),
+        ratio: r === undefined ? "—" : r.toFixed(2),
+        goal: result.goal.text,
+        result: verdict(result),
+      },
+      {
+        scenario: "",
+        endpoint: result.baseline.label,
+        ...measurementCells(result.baseline),
+        ratio: "",
+        goal: "",
+        result: "",
+      },
+    ];
+  });
+}
+
+const columns = Object.keys(headings) as Array<keyof Row>;
+const numeric = new Set<keyof Row>(["rate", "p50", "p99", "size", "non2xx", "errors", "ratio"]);
+
+export function textTable(results: ScenarioResult[]): string {
+  const all = [headings, ...rows(results)];
+  const widths = columns.map((c) => Math.max(...all.map((row) => row[c].length)));
+  const line = (row: Row) =>
+    columns
+      .map((c, i) => {
+        const width = widths[i] ?? 0;
+        return numeric.has(c) && row !== headings ? row[c].padStart(width) : row[c].padEnd(width);
+      })
+      .join("  ")
+      .trimEnd();
+  const rule = widths.map((w) => "-".repeat(w)).join("  ");
+  return [line(headings), rule, ...all.slice(1).map(line)].join("\n");
+}
+
+/** Padded like Biome formats Markdown tables, so that \`biome check\` leaves the generated file alone. */
+function markdownTable(results: ScenarioResult[]): string {
+  const all = [headings, ...rows(results)].map((row) => {
+    const escaped = { ...row };
+    for (const c of columns) escaped[c] = row[c].replaceAll("|", "\\|");
+    return escaped;
+  });
+  const widths = columns.map((c) => Math.max(3, ...all.map((row) => row[c].length)));
+  const cell = (c: keyof Row, value: string, i: number) =>
+    numeric.has(c) ? value.padStart(widths[i] ?? 0) : value.padEnd(widths[i] ?? 0);
+  const line = (row: Row) => `| ${columns.map((c, i) => cell(c, row[c], i)).join(" | ")} |`;
+  const align = `| ${columns
+    .map((c, i) => {
+      const width = widths[i] ?? 3;
+      return numeric.has(c) ? `${"-".repeat(width - 1)}:` : "-".repeat(width);
+    })
+    .join(" | ")} |`;
+  const [head, ...body] = all;
+  return [line(head ?? headings), align, ...body.map(line)].join("\n");
+}
+
+export const markerStart = "<!-- bench:foundation:start -->";
+export const markerEnd = "<!-- bench:foundation:end -->";
+
+function foundationSection(info: RunInfo, results: ScenarioResult[]): string {
+  const summary = results
+    .filter((r) => r.goal.minRatio !== undefined)
+    .map((r) => `\`${r.name}\`: **${verdict(r)}**`)
+    .join(", ");
+  return `${markerStart}
+<!-- Generated by \`npm run bench\` (bench/run.ts); edits between these markers are overwritten. -->
+
+## Foundation: maintenance switch and public pages
+
+Measured ${info.date.toISOString().replace(/\.\d+Z$/, "Z")} on ${info.cpus} CPUs (${info.cpuModel}),
+${info.memoryGiB.toFixed(0)} GiB of memory, Node ${info.node}, 1-minute load average ${info.loadAverage.toFixed(2)} at
+the start; database: ${info.database}.
+Each endpoint: ${info.warmup} s of warm-up, then ${info.duration} s with ${info.connections} connections
+(autocannon, one request at a time per connection); a scenario's target and its baseline run one after the
+other on the same machine in the same run, never concurrently.
+
+${markdownTable(results)}
+
+${summary ? `Goals against the static baseline: ${summary}.\n\n` : ""}\
+How to read it:
+
+- **ratio** is the target's mean req/s divided by its baseline's, measured in this run.
+- **api-maintenance**: \`GET /maintenance\` on the real API (all its plugins, the maintenance answer held
+  in memory for \`MAINTENANCE_CACHE_SECONDS\`) against \`GET /bare\`, a Fastify server with one route, no
+  logger and no plugins answering a small JSON object. No numeric goal: the ratio is reported.
+- **web-home**, **web-blog**: \`GET /\` and \`GET /blog/how-affiliate-attribution-works\` on the real web
+  app (\`next start\`, \`accept-language: en\`, so the proxy rewrites to the prerendered English page)
+  against the static baseline page. Goal: public pages served from cache at no less than half the static
+  page's rate, **PASS** when ratio ≥ 0.5.
+- The **static baseline** is a separate, minimal Next.js app that the bench generates in
+  \`bench/.baseline-next/\` (ignored by git) and builds once (rebuilt only when its sources or the \`next\`
+  version change): a root layout and one \`app/page.tsx\` marked \`force-static\`, with about 25 KB of
+  HTML like the public pages (see KB/resp), no proxy, no i18n, no CSS, served by the monorepo's own
+  \`next\` binary with \`next start\`. It is what Next.js itself costs for a prerendered page here.
+- A measurement with any non-2xx answer or connection error is **invalid**: no rate is given for it and
+  its scenario has no ratio.
+- Responses are not compressed (autocannon sends no \`accept-encoding\`), for targets and baselines alike.
+- The Next.js servers listen on \`localhost\` rather than \`127.0.0.1\`: with \`next start -H 127.0.0.1\`,
+  Next.js 16.4 treats the web proxy's locale rewrite as an external URL and proxies it to itself in a
+  loop, so every page answers 500 after a long wait
+  ([vercel/next.js#94745](https://github.com/vercel/next.js/issues/94745)).
+- The load generator shares the machine with the servers (loopback only), so absolute numbers are
+  lower than on a dedicated machine; the ratios are the point.
+${markerEnd}`;
+}
+
+const intro = `# Benchmarks
+
+Load benchmarks of the API and the web app, each against a baseline measured in the same run
+(design section 6). They are never part of the pass/fail test suite.
+
+## How to run
+
+\`\`\`sh
+npm run bench                                              # everything: 10 s per endpoint, 50 connections
+BENCH_ONLY=web-home BENCH_DURATION=5 npm run bench         # one scenario (docs/benchmarks.md not rewritten)
+npm run bench -w @salelink/bench -- --only web-home --duration 5   # the same with flags
+npm run bench -w @salelink/bench -- --help                 # every option and its BENCH_* variable
+\`\`\`
+
+The script builds the API (if \`apps/api/dist\` is missing) and the web app (if
+\`apps/web/.next/BUILD_ID\` is missing; \`--rebuild\` forces both) and starts every server on a free
+loopback port (the Next.js ones with \`next start -H localhost\`, see below). It creates a fresh
+PostgreSQL database \`salelink_bench_<random>\` beside \`postgres://postgres@127.0.0.1:5432/test\` (or
+\`--database-url\`) and drops it afterwards, falling back to PGlite in a temporary directory, with a
+warning, when PostgreSQL is unreachable. It stops everything it started, also on error or Ctrl-C. The
+API runs with \`LOG_LEVEL=warn\`, \`SEED_DEMO=false\`, \`JOBS_ENABLED=false\`; the web app gets
+\`API_INTERNAL_URL\` pointing at that API. Raw numbers of the last run go to
+\`bench/results/latest.json\` (ignored by git).
+
+Sections below are generated between \`<!-- bench:<name>:start -->\` and \`<!-- bench:<name>:end -->\`
+markers; a re-run replaces only its own section.
+`;
+
+/** Replaces the foundation section between its markers, keeping whatever else the file holds. */
+export async function writeDocs(file: string, info: RunInfo, results: ScenarioResult[]): Promise<void> {
+  const section = foundationSection(info, results);
+  let content: string;
+  if (!existsSync(file)) {
+    content = `${intro}\n${section}\n`;
+  } else {
+    const previous = await readFile(file, "utf8");
+    const start = previous.indexOf(markerStart);
+    const end = previous.indexOf(markerEnd);
+    if (start !== -1 && end > start) {
+      content = previous.slice(0, start) + section + previous.slice(end + markerEnd.length);
+    } else {
+      content = `${previous.trimEnd()}\n\n${section}\n`;
+    }
+  }
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, content);
+}
