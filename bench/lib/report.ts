@@ -195,7 +195,7 @@ How to read it:
   in memory for \`MAINTENANCE_CACHE_SECONDS\`) against \`GET /bare\`, a Fastify server with one route, no
   logger and no plugins answering a small JSON object. No numeric goal: the ratio is reported.
 - **web-home**, **web-blog**: \`GET /\` and \`GET /blog/how-affiliate-attribution-works\` on the real web
-  app (\`next start\`, \`accept-language: en\`, so the proxy rewrites to the prerendered English page)
+  app (\`next start\`, \`accept-language: en\`, so the locale rewrite lands on the prerendered English page)
   against the static baseline page. Goal: public pages served from cache at no less than half the static
   page's rate, **PASS** when ratio ≥ 0.5.
 - The **static baseline** is a separate, minimal Next.js app that the bench generates in
@@ -207,8 +207,8 @@ How to read it:
   its scenario has no ratio.
 - Responses are not compressed (autocannon sends no \`accept-encoding\`), for targets and baselines alike.
 - The Next.js servers listen on \`localhost\` rather than \`127.0.0.1\`: with \`next start -H 127.0.0.1\`,
-  Next.js 16.4 treats the web proxy's locale rewrite as an external URL and proxies it to itself in a
-  loop, so every page answers 500 after a long wait
+  Next.js 16.4 treated the web proxy's locale rewrite as an external URL and proxies it to itself in a
+  loop, so every page answered 500 after a long wait
   ([vercel/next.js#94745](https://github.com/vercel/next.js/issues/94745)).
 - The load generator shares the machine with the servers (loopback only), so absolute numbers are
   lower than on a dedicated machine; the ratios are the point.
