@@ -18,6 +18,8 @@ import { JobRegistry, jobsPlugin, Worker } from "./jobs/index.ts";
 import { redactPaths, redactUrl } from "./lib/redact.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import { registerMailJobs } from "./modules/mail/jobs.ts";
+import { devMailEnabled, devMailRoutes } from "./modules/mail/routes.ts";
 import { maintenanceRoutes } from "./modules/maintenance/routes.ts";
 import { MaintenanceService } from "./modules/maintenance/service.ts";
 import { profileRoutes } from "./modules/profile/routes.ts";
@@ -25,6 +27,9 @@ import { authPlugin } from "./plugins/auth.ts";
 import { registerErrorHandler } from "./plugins/error-handler.ts";
 import { maintenanceGate } from "./plugins/maintenance-gate.ts";
 import { originCheck } from "./plugins/origin-check.ts";
+import { type BotCheck, createBotCheck } from "./providers/bot-check/index.ts";
+import { createMailProvider, type MailProvider } from "./providers/mail/index.ts";
+import { assertProductionProviders } from "./providers/production-guard.ts";
 
 export const API_VERSION = "0.1.0";
 
@@ -34,12 +39,16 @@ export interface AppDeps {
   redis?: Redis;
   /** Where log lines go (tests read them); standard output by default. */
   logStream?: { write(line: string): void };
+  /** Replace the configured providers (tests). */
+  providers?: { botCheck?: BotCheck; mail?: MailProvider };
 }
 
 export interface Services {
   maintenance: MaintenanceService;
   /** Domain modules register their job kinds here; the worker runs them. */
   jobs: { registry: JobRegistry; worker: Worker };
+  botCheck: BotCheck;
+  mail: MailProvider;
 }
 
 declare module "fastify" {
@@ -75,8 +84,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
+  const botCheck = deps.providers?.botCheck ?? createBotCheck(config.botCheck);
+  const mail = deps.providers?.mail ?? createMailProvider(config.mail, db);
+  assertProductionProviders({
+    nodeEnv: config.NODE_ENV,
+    allowSandbox: config.ALLOW_SANDBOX_PROVIDERS,
+    providers: [
+      { name: "bot-check", kind: botCheck.kind },
+      { name: "mail", kind: mail.kind, sandbox: mail.kind === "outbox" },
+    ],
+  });
+
   const registry = new JobRegistry();
+  registerMailJobs(registry, mail);
   const services: Services = {
+    botCheck,
+    mail,
     maintenance: new MaintenanceService(db, {
       cacheMs: config.MAINTENANCE_CACHE_SECONDS * 1000,
       recheckMs: config.MAINTENANCE_RECHECK_MS,
@@ -131,8 +154,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { db, version: API_VERSION });
   await app.register(maintenanceRoutes, { service: services.maintenance });
-  await app.register(authRoutes, { db, config });
-  await app.register(profileRoutes);
+  const authDeps = { db, config, botCheck, pokeJobs: () => services.jobs.worker.poke() };
+  await app.register(authRoutes, authDeps);
+  await app.register(profileRoutes, authDeps);
+  if (devMailEnabled(config.NODE_ENV, config.mail.MAIL_PROVIDER)) await app.register(devMailRoutes, { db });
 
   return app;
 }

@@ -1,5 +1,7 @@
 import { businessRulesEnvSchema } from "@salelink/contracts";
 import { z } from "zod";
+import { botCheckEnvSchema } from "./providers/bot-check/env.ts";
+import { mailEnvSchema } from "./providers/mail/env.ts";
 
 const bool = (fallback: boolean) =>
   z
@@ -34,11 +36,24 @@ const envSchema = z.object({
   /** How long a claimed job is a worker's before another may take it over. */
   JOBS_LEASE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
   SEED_DEMO: bool(true),
+  /** Per client address and window: sign-in, sign-up, password and e-mail sending routes. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  RATE_LIMIT_SIGNIN_MAX: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_SIGNUP_MAX: z.coerce.number().int().min(1).default(5),
+  RATE_LIMIT_PASSWORD_MAX: z.coerce.number().int().min(1).default(5),
+  RATE_LIMIT_EMAIL_MAX: z.coerce.number().int().min(1).default(3),
+  /** Lets production run with sandbox providers on purpose (a demo or staging); refused otherwise. */
+  ALLOW_SANDBOX_PROVIDERS: bool(false),
+  /** Secret for derived keys (2FA secrets at rest); required in production, 32+ characters. */
+  APP_SECRET: z.string().min(32).optional(),
 });
 
 export type Config = z.output<typeof envSchema> & {
   rules: z.output<typeof businessRulesEnvSchema>;
+  mail: z.output<typeof mailEnvSchema>;
+  botCheck: z.output<typeof botCheckEnvSchema>;
   cookieSecure: boolean;
+  appSecret: string;
 };
 
 export class ConfigError extends Error {}
@@ -47,14 +62,22 @@ export class ConfigError extends Error {}
 export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable counts as unset, as shells and compose files often leave them.
   const env = Object.fromEntries(Object.entries(rawEnv).filter(([, v]) => v !== undefined && v !== ""));
+  // Refined schemas cannot be merged into one object: each part is parsed on its own.
   const parsed = envSchema.safeParse(env);
   const rules = businessRulesEnvSchema.safeParse(env);
-  const issues = [...(parsed.error?.issues ?? []), ...(rules.error?.issues ?? [])];
-  if (!parsed.success || !rules.success) {
+  const mail = mailEnvSchema.safeParse(env);
+  const botCheck = botCheckEnvSchema.safeParse(env);
+  if (!parsed.success || !rules.success || !mail.success || !botCheck.success) {
+    const issues = [parsed, rules, mail, botCheck].flatMap((r) => r.error?.issues ?? []);
     const lines = issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const cfg = parsed.data;
+  if (cfg.NODE_ENV === "production" && !cfg.APP_SECRET) {
+    throw new ConfigError(
+      "Invalid configuration:\n  APP_SECRET: required in production (32 characters or more)",
+    );
+  }
   if (cfg.DATABASE_URL && cfg.JOBS_ENABLED && cfg.JOBS_CONCURRENCY >= cfg.DATABASE_POOL_SIZE) {
     // Each running job holds a connection; requests need some too.
     throw new ConfigError(
@@ -65,6 +88,10 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...cfg,
     rules: rules.data,
+    mail: mail.data,
+    botCheck: botCheck.data,
+    // Outside production a fixed development secret keeps `npm start` free of set-up.
+    appSecret: cfg.APP_SECRET ?? "development-only-secret-not-for-production-use",
     cookieSecure: cfg.COOKIE_SECURE ? cfg.COOKIE_SECURE === "true" : cfg.NODE_ENV === "production",
   };
 }

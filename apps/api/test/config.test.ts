@@ -29,9 +29,11 @@ describe("configuration", () => {
   });
 
   it("treats empty variables as unset and secures cookies in production", () => {
-    const config = loadConfig({ DATABASE_URL: "", NODE_ENV: "production" });
+    const config = loadConfig({ DATABASE_URL: "", NODE_ENV: "production", APP_SECRET: "x".repeat(32) });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.cookieSecure).toBe(true);
-    expect(loadConfig({ NODE_ENV: "production", COOKIE_SECURE: "false" }).cookieSecure).toBe(false);
+    expect(
+      loadConfig({ NODE_ENV: "production", APP_SECRET: "x".repeat(32), COOKIE_SECURE: "false" }).cookieSecure,
+    ).toBe(false);
   });
 });

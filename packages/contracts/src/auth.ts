@@ -109,3 +109,6 @@ export const onboardingBodySchema = z.discriminatedUnion("kind", [
   }),
 ]);
 export type OnboardingBody = z.infer<typeof onboardingBodySchema>;
+
+/** GET /profile/onboarding */
+export const onboardingResponseSchema = z.object({ onboarding: onboardingBodySchema.nullable() });

@@ -8,9 +8,11 @@ export class AppError extends Error {
     message: string,
     readonly errors?: FieldErrors,
     readonly headers?: Record<string, string>,
+    /** A status other than the exception's usual one, where the spec's client expects it. */
+    statusOverride?: number,
   ) {
     super(message);
-    this.statusCode = exceptionStatus[exception];
+    this.statusCode = statusOverride ?? exceptionStatus[exception];
   }
 }
 

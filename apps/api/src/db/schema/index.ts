@@ -1,3 +1,4 @@
+export * from "./accounts.ts";
 export * from "./jobs.ts";
 export * from "./mail.ts";
 export * from "./maintenance.ts";

@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 export const users = pgTable("users", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -13,8 +13,15 @@ export const users = pgTable("users", {
     .default("en"),
   emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
   onboardingCompletedAt: timestamp("onboarding_completed_at", { withTimezone: true }),
+  /** Sealed with SecretBox; pending until twoFactorEnabledAt is set. */
   twoFactorSecret: text("two_factor_secret"),
   twoFactorEnabledAt: timestamp("two_factor_enabled_at", { withTimezone: true }),
+  /** The last TOTP time step accepted: a code is never accepted twice. */
+  twoFactorLastStep: bigint("two_factor_last_step", { mode: "number" }),
+  /** The affiliate campaign this account signed up through, for good (DESIGN section 3). */
+  referredByCampaignId: uuid("referred_by_campaign_id"),
+  /** Set when the account was deleted: personal data erased, the row kept for sales records. */
+  deletedAt: timestamp("deleted_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -1,25 +1,72 @@
-import { messageResponseSchema, signinBodySchema } from "@salelink/contracts";
+import {
+  emailedTokenSchema,
+  emailRequestSchema,
+  messageResponseSchema,
+  passwordChangeBodySchema,
+  passwordStoreBodySchema,
+  passwordStoreResponseSchema,
+  signinBodySchema,
+  signupBodySchema,
+  signupQuerySchema,
+  twoFactorDisableBodySchema,
+  twoFactorEnableBodySchema,
+  twoFactorEnableResponseSchema,
+  twoFactorSetupResponseSchema,
+} from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { Config } from "../../config.ts";
-import type { Db } from "../../db/client.ts";
+import { z } from "zod";
 import { SESSION_COOKIE, sessionCookieOptions } from "../../plugins/auth.ts";
-import { signIn } from "./service.ts";
+import { rateLimit } from "./rate-limits.ts";
+import {
+  type AuthDeps,
+  changePassword,
+  resendVerification,
+  sendPasswordReset,
+  signIn,
+  signUp,
+  storePassword,
+  verifyEmail,
+} from "./service.ts";
 import { deleteSession } from "./sessions.ts";
+import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from "./two-factor.ts";
 
-export const authRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }> = async (app, { db, config }) => {
+const tags = ["auth"];
+
+export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => {
+  const { config } = deps;
+  const clearSession = { ...sessionCookieOptions(config), maxAge: 0 };
+
+  app.post(
+    "/auth/signup",
+    {
+      config: { rateLimit: rateLimit(config, "signup") },
+      schema: {
+        tags,
+        summary: "Create an account; a valid ?ref= links it to that affiliate campaign",
+        querystring: signupQuerySchema,
+        body: signupBodySchema,
+        response: { 201: messageResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      await signUp(deps, request.body, request.query.ref, request.ip);
+      return reply.code(201).send({ message: "Check your e-mail to confirm your address." });
+    },
+  );
+
   app.post(
     "/auth/signin",
     {
-      config: { maintenance: "allow" },
+      config: { maintenance: "allow", rateLimit: rateLimit(config, "signin") },
       schema: {
-        tags: ["auth"],
-        summary: "Sign in with e-mail and password",
+        tags,
+        summary: "Sign in with e-mail, password and, when 2FA is on, a code",
         body: signinBodySchema,
         response: { 200: messageResponseSchema },
       },
     },
     async (request, reply) => {
-      const { token } = await signIn(db, config, request.body);
+      const { token } = await signIn(deps, request.body);
       reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(config));
       return { message: "Signed in." };
     },
@@ -29,17 +76,142 @@ export const authRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }> = asy
     "/auth/logout",
     {
       config: { maintenance: "allow" },
+      schema: { tags, summary: "End the current session", response: { 200: messageResponseSchema } },
+    },
+    async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) await deleteSession(deps.db, token);
+      reply.clearCookie(SESSION_COOKIE, clearSession);
+      return { message: "Signed out." };
+    },
+  );
+
+  app.post(
+    "/auth/verify/email/:token",
+    {
       schema: {
-        tags: ["auth"],
-        summary: "End the current session",
+        tags,
+        summary: "Confirm an e-mail address with the token from the e-mail",
+        params: z.object({ token: emailedTokenSchema }),
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request) => {
+      await verifyEmail(deps, request.params.token);
+      return { message: "Email successfully verified." };
+    },
+  );
+
+  app.post(
+    "/auth/email/resend",
+    {
+      config: { rateLimit: rateLimit(config, "email") },
+      schema: {
+        tags,
+        summary: "Send the verification e-mail again",
+        body: emailRequestSchema,
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request) => {
+      await resendVerification(deps, request.body.email);
+      return {
+        message: "If this address has an account waiting for confirmation, a new link is on its way.",
+      };
+    },
+  );
+
+  app.post(
+    "/auth/password/send",
+    {
+      config: { rateLimit: rateLimit(config, "email", 401) },
+      schema: {
+        tags,
+        summary: "Send a password reset link",
+        body: emailRequestSchema,
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request) => {
+      await sendPasswordReset(deps, request.body.email);
+      return { message: "If this address has an account, a reset link is on its way." };
+    },
+  );
+
+  app.post(
+    "/auth/password/store",
+    {
+      config: { rateLimit: rateLimit(config, "password") },
+      schema: {
+        tags,
+        summary: "Set a new password with the token from the reset e-mail",
+        body: passwordStoreBodySchema,
+        response: { 200: passwordStoreResponseSchema },
+      },
+    },
+    async (request) => {
+      await storePassword(deps, request.body, request.ip);
+      return { success: true, message: "Your password has been reset. You can sign in now." };
+    },
+  );
+
+  app.patch(
+    "/auth/password",
+    {
+      config: { auth: "user", rateLimit: rateLimit(config, "password") },
+      schema: {
+        tags,
+        summary: "Change the password; every session ends",
+        body: passwordChangeBodySchema,
         response: { 200: messageResponseSchema },
       },
     },
     async (request, reply) => {
-      const token = request.cookies[SESSION_COOKIE];
-      if (token) await deleteSession(db, token);
-      reply.clearCookie(SESSION_COOKIE, { ...sessionCookieOptions(config), maxAge: 0 });
-      return { message: "Signed out." };
+      const user = await request.requireUser();
+      await changePassword(deps, user.id, request.body, request.ip);
+      reply.clearCookie(SESSION_COOKIE, clearSession);
+      return { message: "Your password has been changed. Please sign in again." };
+    },
+  );
+
+  app.post(
+    "/auth/2fa/setup",
+    {
+      config: { auth: "user" },
+      schema: { tags, summary: "Start two-factor set-up", response: { 200: twoFactorSetupResponseSchema } },
+    },
+    async (request) => setupTwoFactor(deps.db, config, (await request.requireUser()).id),
+  );
+
+  app.post(
+    "/auth/2fa/enable",
+    {
+      config: { auth: "user", rateLimit: rateLimit(config, "signin") },
+      schema: {
+        tags,
+        summary: "Confirm two-factor set-up with a code",
+        body: twoFactorEnableBodySchema,
+        response: { 200: twoFactorEnableResponseSchema },
+      },
+    },
+    async (request) => enableTwoFactor(deps.db, config, (await request.requireUser()).id, request.body.code),
+  );
+
+  app.post(
+    "/auth/2fa/disable",
+    {
+      config: { auth: "user", rateLimit: rateLimit(config, "signin") },
+      schema: {
+        tags,
+        summary: "Turn two-factor authentication off",
+        body: twoFactorDisableBodySchema,
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request) => {
+      const user = await request.requireUser();
+      await disableTwoFactor(deps.db, config, user.id, request.body.password, request.body.code);
+      return { message: "Two-factor authentication is off." };
     },
   );
 };

@@ -1,27 +1,274 @@
-import type { SigninBody } from "@salelink/contracts";
+import type {
+  Locale,
+  PasswordChangeBody,
+  PasswordStoreBody,
+  SigninBody,
+  SignupBody,
+} from "@salelink/contracts";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Config } from "../../config.ts";
-import type { Db } from "../../db/client.ts";
-import { AppError } from "../../lib/errors.ts";
-import { timingDummyHash, verifyPassword } from "../../lib/passwords.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
+import { campaigns, onboardingProfiles, recoveryCodes, users, userTokens } from "../../db/schema/index.ts";
+import { AppError, validation } from "../../lib/errors.ts";
+import { hashPassword, timingDummyHash, verifyPassword } from "../../lib/passwords.ts";
+import { hashRecoveryCode, isRecoveryCodeShape } from "../../lib/recovery-codes.ts";
+import { SecretBox } from "../../lib/secret-box.ts";
+import { randomToken } from "../../lib/tokens.ts";
+import { verifyTotp } from "../../lib/totp.ts";
+import type { BotCheck } from "../../providers/bot-check/index.ts";
+import { queueMail } from "../mail/jobs.ts";
 import { findUserByEmail } from "./queries.ts";
-import { createSession } from "./sessions.ts";
+import { createSession, deleteUserSessions } from "./sessions.ts";
+import { consumeUserToken, issueUserToken, tokenTtlMs } from "./tokens.ts";
+
+export interface AuthDeps {
+  db: Db;
+  config: Config;
+  botCheck: BotCheck;
+  /** Wakes the job worker once a transaction that queued mail has committed. */
+  pokeJobs(): void;
+}
+
+type UserRow = typeof users.$inferSelect;
 
 export const invalidCredentials = () =>
   new AppError("InvalidCredentialsException", "Invalid user credentials. Please try again.");
 
-/** Checks the credentials and opens a new session; answers the same way for unknown e-mails. */
-export async function signIn(db: Db, config: Config, body: SigninBody): Promise<{ token: string }> {
-  const user = await findUserByEmail(db, body.email);
+export const totpBox = (config: Config) => new SecretBox(config.appSecret, "totp");
+
+const hours = (ms: number) => Math.round(ms / 3_600_000);
+
+async function requireHuman(deps: AuthDeps, token: string, ip: string): Promise<void> {
+  const result = await deps.botCheck.verify(token, ip);
+  if (!result.success) throw validation({ turnstileToken: ["The bot check failed. Please try again."] });
+}
+
+function webLink(config: Config, path: string, params: Record<string, string>): string {
+  const url = new URL(path, config.WEB_ORIGIN);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  return url.toString();
+}
+
+async function queueVerification(tx: DbOrTx, config: Config, user: Pick<UserRow, "id" | "email" | "locale">) {
+  const token = await issueUserToken(tx, user.id, "verify-email");
+  await queueMail(tx, {
+    to: user.email,
+    template: "verify-email",
+    locale: user.locale,
+    params: { url: webLink(config, "/", { emailToken: token }) },
+  });
+}
+
+/**
+ * Creates the account and queues its verification e-mail in one transaction. An e-mail that already
+ * has an account gets the same answer, so the form reveals nothing; its owner is not e-mailed again.
+ */
+export async function signUp(
+  deps: AuthDeps,
+  body: SignupBody,
+  ref: string | undefined,
+  ip: string,
+): Promise<void> {
+  await requireHuman(deps, body.turnstileToken, ip);
+  // Hashed before the lookup so both answers take the same time.
+  const passwordHash = await hashPassword(body.password);
+  const campaign = ref
+    ? (
+        await deps.db
+          .select({ id: campaigns.id })
+          .from(campaigns)
+          .where(and(eq(campaigns.token, ref), eq(campaigns.status, "active")))
+          .limit(1)
+      )[0]
+    : undefined;
+  await deps.db.transaction(async (tx) => {
+    const [user] = await tx
+      .insert(users)
+      .values({
+        email: body.email,
+        passwordHash,
+        locale: body.locale,
+        referredByCampaignId: campaign?.id ?? null,
+      })
+      .onConflictDoNothing({ target: users.email })
+      .returning({ id: users.id, email: users.email, locale: users.locale });
+    if (user) await queueVerification(tx, deps.config, user);
+  });
+  deps.pokeJobs();
+}
+
+/** Checks a TOTP code (never the same time step twice) or uses up a recovery code. */
+async function acceptSecondFactor(tx: DbOrTx, config: Config, user: UserRow, code: string): Promise<boolean> {
+  if (!user.twoFactorSecret) return false;
+  const compact = code.replace(/\s/g, "");
+  if (/^\d{6}$/.test(compact)) {
+    const secret = totpBox(config).open(user.twoFactorSecret);
+    const step = verifyTotp(secret, compact, { lastUsedStep: user.twoFactorLastStep ?? undefined });
+    if (step === null) return false;
+    await tx.update(users).set({ twoFactorLastStep: step }).where(eq(users.id, user.id));
+    return true;
+  }
+  if (!isRecoveryCodeShape(code)) return false;
+  const [used] = await tx
+    .update(recoveryCodes)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(recoveryCodes.userId, user.id),
+        eq(recoveryCodes.codeHash, hashRecoveryCode(code)),
+        isNull(recoveryCodes.usedAt),
+      ),
+    )
+    .returning({ id: recoveryCodes.id });
+  return Boolean(used);
+}
+
+/** Checks the credentials (and the second factor when on) and opens a new session. */
+export async function signIn(deps: AuthDeps, body: SigninBody): Promise<{ token: string }> {
+  const user = await findUserByEmail(deps.db, body.email);
   const ok = await verifyPassword(user?.passwordHash ?? (await timingDummyHash()), body.password);
-  if (!user || !ok) throw invalidCredentials();
+  if (!user || !ok || user.deletedAt) throw invalidCredentials();
   if (!user.emailVerifiedAt) {
     throw new AppError("UnverifiedAccountException", "Please verify your e-mail address before signing in.");
   }
-  if (user.twoFactorEnabledAt) {
-    throw new AppError(
-      "TwoFactorAuthenticationRequiredException",
-      "This account is protected by two-factor authentication.",
-    );
+  return deps.db.transaction(async (tx) => {
+    if (
+      user.twoFactorEnabledAt &&
+      !(body.code && (await acceptSecondFactor(tx, deps.config, user, body.code)))
+    ) {
+      throw new AppError(
+        "TwoFactorAuthenticationRequiredException",
+        body.code
+          ? "The code is not valid. Please try again."
+          : "Enter the code from your authenticator app.",
+      );
+    }
+    return { token: await createSession(tx, user.id, deps.config.SESSION_TTL_DAYS) };
+  });
+}
+
+export async function verifyEmail(deps: AuthDeps, token: string): Promise<void> {
+  const verified = await deps.db.transaction(async (tx) => {
+    const userId = await consumeUserToken(tx, token, "verify-email");
+    if (!userId) return false;
+    await tx
+      .update(users)
+      .set({ emailVerifiedAt: new Date(), updatedAt: new Date() })
+      .where(eq(users.id, userId));
+    return true;
+  });
+  if (!verified)
+    throw new AppError("BadRequestException", "This verification link is invalid or has expired.");
+}
+
+/** Sends a new verification link when the address has an unverified account; the same answer always. */
+export async function resendVerification(deps: AuthDeps, email: string): Promise<void> {
+  const user = await findUserByEmail(deps.db, email);
+  if (!user || user.emailVerifiedAt || user.deletedAt) return;
+  await deps.db.transaction((tx) => queueVerification(tx, deps.config, user));
+  deps.pokeJobs();
+}
+
+/** Sends a reset link when the address has an account; the same answer always. */
+export async function sendPasswordReset(deps: AuthDeps, email: string): Promise<void> {
+  const user = await findUserByEmail(deps.db, email);
+  if (!user || user.deletedAt) return;
+  await deps.db.transaction(async (tx) => {
+    const token = await issueUserToken(tx, user.id, "reset-password");
+    await queueMail(tx, {
+      to: user.email,
+      template: "reset-password",
+      locale: user.locale,
+      params: {
+        url: webLink(deps.config, "/reset-password", { token }),
+        expiresInHours: hours(tokenTtlMs["reset-password"]),
+      },
+    });
+  });
+  deps.pokeJobs();
+}
+
+async function setPassword(tx: DbOrTx, user: Pick<UserRow, "id" | "email" | "locale">, password: string) {
+  await tx
+    .update(users)
+    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
+    .where(eq(users.id, user.id));
+  // DESIGN section 3: a password change ends every session.
+  await deleteUserSessions(tx, user.id);
+  await queueMail(tx, { to: user.email, template: "password-changed", locale: user.locale, params: {} });
+}
+
+export async function storePassword(deps: AuthDeps, body: PasswordStoreBody, ip: string): Promise<void> {
+  await requireHuman(deps, body.turnstileToken, ip);
+  const done = await deps.db.transaction(async (tx) => {
+    const userId = await consumeUserToken(tx, body.token, "reset-password");
+    if (!userId) return false;
+    const [user] = await tx.select().from(users).where(eq(users.id, userId)).limit(1);
+    if (!user) return false;
+    await setPassword(tx, user, body.password);
+    return true;
+  });
+  if (!done) throw new AppError("BadRequestException", "This reset link is invalid or has expired.");
+  deps.pokeJobs();
+}
+
+export async function changePassword(deps: AuthDeps, userId: string, body: PasswordChangeBody, ip: string) {
+  await requireHuman(deps, body.turnstileToken, ip);
+  const [user] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user || !(await verifyPassword(user.passwordHash, body.oldPassword))) {
+    throw validation({ oldPassword: ["The current password is not correct."] });
   }
-  return { token: await createSession(db, user.id, config.SESSION_TTL_DAYS) };
+  await deps.db.transaction((tx) => setPassword(tx, user, body.newPassword));
+  deps.pokeJobs();
+}
+
+export async function requestDeletion(deps: AuthDeps, userId: string): Promise<void> {
+  const [user] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) return;
+  await deps.db.transaction(async (tx) => {
+    const token = await issueUserToken(tx, user.id, "delete-account");
+    await queueMail(tx, {
+      to: user.email,
+      template: "delete-account",
+      locale: user.locale,
+      params: {
+        url: webLink(deps.config, "/", { deletionToken: token }),
+        expiresInHours: hours(tokenTtlMs["delete-account"]),
+      },
+    });
+  });
+  deps.pokeJobs();
+}
+
+/**
+ * Erases the account's personal data (spec: deletion; DESIGN: sales records kept as the law needs):
+ * the row stays, anonymised, so orders and ledger entries still point somewhere.
+ */
+export async function deleteAccount(deps: AuthDeps, token: string): Promise<void> {
+  const deleted = await deps.db.transaction(async (tx) => {
+    const userId = await consumeUserToken(tx, token, "delete-account");
+    if (!userId) return false;
+    await tx.delete(onboardingProfiles).where(eq(onboardingProfiles.userId, userId));
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+    await tx.delete(userTokens).where(eq(userTokens.userId, userId));
+    await deleteUserSessions(tx, userId);
+    await tx
+      .update(users)
+      .set({
+        email: `deleted-${userId}@deleted.invalid`,
+        passwordHash: `!deleted:${randomToken()}`,
+        twoFactorSecret: null,
+        twoFactorEnabledAt: null,
+        twoFactorLastStep: null,
+        deletedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, userId));
+    return true;
+  });
+  if (!deleted) throw new AppError("BadRequestException", "This deletion link is invalid or has expired.");
+}
+
+export async function setLocale(db: Db, userId: string, locale: Locale): Promise<void> {
+  await db.update(users).set({ locale, updatedAt: new Date() }).where(eq(users.id, userId));
 }

@@ -1,12 +1,27 @@
-import { profileSchema } from "@salelink/contracts";
+import {
+  emailedTokenSchema,
+  localeBodySchema,
+  messageResponseSchema,
+  onboardingBodySchema,
+  onboardingResponseSchema,
+  profileSchema,
+} from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { AppError } from "../../lib/errors.ts";
+import { SESSION_COOKIE, sessionCookieOptions } from "../../plugins/auth.ts";
+import { rateLimit } from "../auth/rate-limits.ts";
+import { type AuthDeps, deleteAccount, requestDeletion, setLocale } from "../auth/service.ts";
+import { completeOnboarding, readOnboarding } from "./onboarding.ts";
 
-export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
+const tags = ["profile"];
+
+export const profileRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => {
   app.get(
     "/profile",
     {
       config: { auth: "user" },
-      schema: { tags: ["profile"], summary: "The signed-in account", response: { 200: profileSchema } },
+      schema: { tags, summary: "The signed-in account", response: { 200: profileSchema } },
     },
     async (request, reply) => {
       const user = await request.requireUser();
@@ -21,6 +36,86 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
         twoFactorEnabled: user.twoFactorEnabledAt !== null,
         createdAt: user.createdAt.toISOString(),
       };
+    },
+  );
+
+  app.patch(
+    "/profile/locale",
+    {
+      config: { auth: "user" },
+      schema: {
+        tags,
+        summary: "The account's language (e-mails are sent in it)",
+        body: localeBodySchema,
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request) => {
+      await setLocale(deps.db, (await request.requireUser()).id, request.body.locale);
+      return { message: "Language saved." };
+    },
+  );
+
+  app.get(
+    "/profile/onboarding",
+    {
+      config: { auth: "user" },
+      schema: { tags, summary: "What onboarding collected", response: { 200: onboardingResponseSchema } },
+    },
+    async (request) => ({ onboarding: await readOnboarding(deps.db, (await request.requireUser()).id) }),
+  );
+
+  app.post(
+    "/profile/onboarding",
+    {
+      config: { auth: "user" },
+      schema: {
+        tags,
+        summary: "Complete onboarding, as an individual or a professional",
+        body: onboardingBodySchema,
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request) => {
+      const user = await request.requireUser();
+      if (!user.emailVerifiedAt) {
+        throw new AppError("UnverifiedAccountException", "Please verify your e-mail address first.");
+      }
+      await completeOnboarding(deps.db, user.id, request.body);
+      return { message: "Onboarding complete." };
+    },
+  );
+
+  app.post(
+    "/profile/delete",
+    {
+      config: { auth: "user", rateLimit: rateLimit(deps.config, "email") },
+      schema: {
+        tags,
+        summary: "E-mail a link that deletes the account",
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request) => {
+      await requestDeletion(deps, (await request.requireUser()).id);
+      return { message: "We sent you an e-mail with a link to confirm the deletion." };
+    },
+  );
+
+  app.delete(
+    "/profile/delete/:token",
+    {
+      schema: {
+        tags,
+        summary: "Delete the account with the token from the e-mail",
+        params: z.object({ token: emailedTokenSchema }),
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      await deleteAccount(deps, request.params.token);
+      reply.clearCookie(SESSION_COOKIE, { ...sessionCookieOptions(deps.config), maxAge: 0 });
+      return { message: "Your account has been deleted." };
     },
   );
 };

@@ -1,0 +1,93 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import { recoveryCodes, users } from "../../db/schema/index.ts";
+import { AppError, validation } from "../../lib/errors.ts";
+import { verifyPassword } from "../../lib/passwords.ts";
+import { generateRecoveryCodes, hashRecoveryCode } from "../../lib/recovery-codes.ts";
+import { generateTotpSecret, otpauthQrSvg, otpauthUri, verifyTotp } from "../../lib/totp.ts";
+import { totpBox } from "./service.ts";
+
+async function loadUser(db: Db, userId: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw new AppError("UnauthorizedException", "You need to sign in.");
+  return user;
+}
+
+/** A new secret to scan; it stays pending (and 2FA off) until a code from it is confirmed. */
+export async function setupTwoFactor(db: Db, config: Config, userId: string) {
+  const user = await loadUser(db, userId);
+  if (user.twoFactorEnabledAt)
+    throw new AppError("ConflictException", "Two-factor authentication is already on.");
+  const secret = generateTotpSecret();
+  await db
+    .update(users)
+    .set({ twoFactorSecret: totpBox(config).seal(secret), updatedAt: new Date() })
+    .where(eq(users.id, userId));
+  const uri = otpauthUri({ secret, account: user.email });
+  return { secret, otpauthUri: uri, qrSvg: await otpauthQrSvg(uri) };
+}
+
+/** Turns 2FA on with a code from the pending secret, and answers the recovery codes, once. */
+export async function enableTwoFactor(db: Db, config: Config, userId: string, code: string) {
+  const user = await loadUser(db, userId);
+  if (user.twoFactorEnabledAt)
+    throw new AppError("ConflictException", "Two-factor authentication is already on.");
+  if (!user.twoFactorSecret) throw new AppError("BadRequestException", "Start the set-up first.");
+  const step = verifyTotp(totpBox(config).open(user.twoFactorSecret), code);
+  if (step === null) throw validation({ code: ["The code is not valid. Please try again."] });
+  const codes = generateRecoveryCodes();
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ twoFactorEnabledAt: new Date(), twoFactorLastStep: step, updatedAt: new Date() })
+      .where(eq(users.id, userId));
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+    await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId, codeHash: hashRecoveryCode(c) })));
+  });
+  return { recoveryCodes: codes };
+}
+
+/** Turns 2FA off; needs the password and a current code (or a recovery code). */
+export async function disableTwoFactor(
+  db: Db,
+  config: Config,
+  userId: string,
+  password: string,
+  code: string,
+) {
+  const user = await loadUser(db, userId);
+  if (!user.twoFactorEnabledAt || !user.twoFactorSecret) {
+    throw new AppError("ConflictException", "Two-factor authentication is already off.");
+  }
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    throw validation({ password: ["The password is not correct."] });
+  }
+  const secret = totpBox(config).open(user.twoFactorSecret);
+  const totpOk = /^\d{6}$/.test(code.trim()) && verifyTotp(secret, code.trim()) !== null;
+  const [recovery] = totpOk
+    ? [true]
+    : await db
+        .select({ id: recoveryCodes.id })
+        .from(recoveryCodes)
+        .where(
+          and(
+            eq(recoveryCodes.userId, userId),
+            eq(recoveryCodes.codeHash, hashRecoveryCode(code)),
+            isNull(recoveryCodes.usedAt),
+          ),
+        );
+  if (!recovery) throw validation({ code: ["The code is not valid. Please try again."] });
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({
+        twoFactorSecret: null,
+        twoFactorEnabledAt: null,
+        twoFactorLastStep: null,
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, userId));
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  });
+}
