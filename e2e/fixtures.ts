@@ -3,6 +3,35 @@ import demo from "../apps/api/src/demo-accounts.json" with { type: "json" };
 import { apiUrl, webUrl } from "./playwright.config.ts";
 
 export { expect };
+
+/** A fresh address per test run, so journeys never collide. */
+export const uniqueEmail = (label: string): string =>
+  `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+
+/**
+ * The newest link e-mailed to an address whose URL contains `marker`, read from the sandbox outbox
+ * (the e2e API keeps e-mails instead of sending them). Waits for the mail job to run.
+ */
+export async function mailedLink(address: string, marker: string): Promise<string> {
+  const ctx = await request.newContext({ baseURL: apiUrl });
+  try {
+    let found: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          const res = await ctx.get(`/dev/mail?to=${encodeURIComponent(address)}`);
+          const body = (await res.json()) as { messages: { links: string[] }[] };
+          found = body.messages.flatMap((m) => m.links).find((l) => l.includes(marker));
+          return Boolean(found);
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    return found ?? "";
+  } finally {
+    await ctx.dispose();
+  }
+}
 export const demoPassword = demo.password;
 export const demoEmail = (label: "admin" | "creator" | "affiliate"): string => {
   const account = demo.accounts.find((a) => a.label === label);

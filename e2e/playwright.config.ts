@@ -62,6 +62,12 @@ export default defineConfig({
         LOG_LEVEL: "warn",
         SEED_DEMO: "true",
         MAINTENANCE_CACHE_SECONDS: "0",
+        // Every browser test signs in from 127.0.0.1: the limits themselves are tested in the API suite.
+        RATE_LIMIT_SIGNIN_MAX: "1000",
+        RATE_LIMIT_SIGNUP_MAX: "1000",
+        RATE_LIMIT_PASSWORD_MAX: "1000",
+        RATE_LIMIT_EMAIL_MAX: "1000",
+        JOBS_POLL_MS: "200",
       },
     },
     {

@@ -87,5 +87,6 @@ console.log(`
 Salelink is running (embedded database in ${env.DATA_DIR}, sandbox providers)
   Web:      ${env.WEB_ORIGIN}
   API:      ${env.API_PUBLIC_URL}   (OpenAPI: ${env.API_PUBLIC_URL}/docs)
-${seeded ? `  Demo logins (password "${demo.password}"):\n${demo.accounts.map((a) => `    ${a.label.padEnd(10)} ${a.email}`).join("\n")}` : "  Demo data: off (SEED_DEMO=false)"}
+${seeded ? `  Demo logins (password "${demo.password}"):\n${demo.accounts.map((a) => `    ${a.label.padEnd(10)} ${a.email}`).join("\n")}\n  Demo referral link: ${env.WEB_ORIGIN}/?ref=${demo.campaign.token}` : "  Demo data: off (SEED_DEMO=false)"}
+  Outbox (e-mails kept, not sent): ${env.WEB_ORIGIN}/dev/mail
 Press Ctrl-C to stop.`);

@@ -17,7 +17,7 @@ test.describe("maintenance mode", () => {
     await adminPage.getByLabel("E-mail").fill(demoEmail("admin"));
     await adminPage.getByLabel("Password").fill(demoPassword);
     await adminPage.getByRole("button", { name: "Sign in" }).click();
-    await expect(adminPage.getByText(demoEmail("admin"))).toBeVisible();
+    await expect(adminPage.locator("header").getByText(demoEmail("admin"))).toBeVisible();
 
     const visitorContext = await browser.newContext({ locale: "fr-FR" });
     const visitor = await visitorContext.newPage();

@@ -20,13 +20,13 @@ test.describe("sign-in toasts", () => {
 
     await page.getByLabel("Password").fill(demoPassword);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/account$/);
     // One toast at a time: the success toast replaces the error.
     await expect(page.locator("[data-sonner-toast][data-visible='true']")).toHaveCount(1);
     await expect(page.locator("[data-sonner-toast][data-type='success']")).toContainText(
       "You are signed in.",
     );
-    await expect(page.getByText(demoEmail("creator"))).toBeVisible();
+    await expect(page.locator("header").getByText(demoEmail("creator"))).toBeVisible();
 
     const clickedAt = Date.now();
     await page.getByRole("button", { name: "Sign out" }).click();
@@ -35,6 +35,8 @@ test.describe("sign-in toasts", () => {
     );
     expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(450);
     await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+    // Signing out from inside the account area goes home, not to the sign-in guard.
+    await expect(page).toHaveURL(/\/$/);
   });
 
   test("toasts dismiss themselves after 3 s", async ({ page }) => {

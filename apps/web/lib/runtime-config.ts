@@ -6,6 +6,7 @@ export interface RuntimeConfig {
   chatWidgetSrc: string | null;
   /** How long an affiliate token is kept (AFFILIATE_COOKIE_DAYS). */
   referralDays: number;
+  botCheck: { kind: "sandbox" | "turnstile"; siteKey: string | null };
 }
 
 let pending: Promise<RuntimeConfig> | null = null;

@@ -12,6 +12,11 @@ export const serverEnv = {
   /** Script URL of the analytics tag; {id} is replaced by ANALYTICS_ID. */
   analyticsSrc: process.env.ANALYTICS_SRC ?? "https://www.googletagmanager.com/gtag/js?id={id}",
   chatWidgetSrc: process.env.CHAT_WIDGET_SRC ?? "",
+  /** The same bot-check settings as the API: the page shows the widget the API verifies. */
+  botCheck: {
+    kind: process.env.BOT_CHECK_PROVIDER === "turnstile" ? ("turnstile" as const) : ("sandbox" as const),
+    siteKey: process.env.TURNSTILE_SITE_KEY ?? null,
+  },
   /** The same business rules the API applies, from the same variables. */
   rules: businessRulesEnvSchema.parse(process.env),
 };

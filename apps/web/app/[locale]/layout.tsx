@@ -13,7 +13,24 @@ export const dynamicParams = false;
 export const generateStaticParams = () => locales.map((locale) => ({ locale }));
 
 /** Message namespaces the browser needs; the rest stays on the server. */
-const clientNamespaces = ["consent", "theme", "locale", "nav", "auth", "maintenance", "errors"] as const;
+const clientNamespaces = [
+  "consent",
+  "theme",
+  "locale",
+  "nav",
+  "auth",
+  "maintenance",
+  "errors",
+  "signup",
+  "password",
+  "verify",
+  "tokens",
+  "botCheck",
+  "account",
+  "onboarding",
+  "settings",
+  "devMail",
+] as const;
 
 export async function generateMetadata({
   params,

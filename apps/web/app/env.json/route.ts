@@ -13,6 +13,7 @@ export function GET(): Response {
     analyticsId: serverEnv.analyticsId || null,
     chatWidgetSrc: serverEnv.chatWidgetSrc || null,
     referralDays: serverEnv.rules.affiliateCookieDays,
+    botCheck: serverEnv.botCheck,
   };
   return Response.json(body, { headers: { "cache-control": "public, max-age=60" } });
 }

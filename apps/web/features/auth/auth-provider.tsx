@@ -1,6 +1,7 @@
 "use client";
 
 import { type Profile, profileSchema } from "@salelink/contracts";
+import { useRouter } from "next/navigation";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import { ApiError, api } from "@/lib/api.ts";
 
@@ -9,8 +10,12 @@ interface AuthState {
   user: Profile | null;
   /** Set once the first profile call has ended, whatever its outcome (spec section 4). */
   authChecked: boolean;
+  /** True between a deliberate sign-out and the next sign-in: guards must not redirect then. */
+  leaving: boolean;
   refresh(): Promise<Profile | null>;
   clear(): void;
+  /** Forget the user and go to `path` (logout, password change, deletion). */
+  leave(path: string): void;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
@@ -27,21 +32,35 @@ async function fetchProfile(): Promise<Profile | null> {
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<Profile | null>(null);
   const [authChecked, setAuthChecked] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const router = useRouter();
 
   const refresh = useCallback(async () => {
     const profile = await fetchProfile();
     setUser(profile);
     setAuthChecked(true);
+    if (profile) setLeaving(false);
     return profile;
   }, []);
   const clear = useCallback(() => setUser(null), []);
+  const leave = useCallback(
+    (path: string) => {
+      setLeaving(true);
+      setUser(null);
+      router.push(path);
+    },
+    [router],
+  );
 
   // The profile is fetched once when the app starts.
   useEffect(() => {
     void refresh();
   }, [refresh]);
 
-  const value = useMemo(() => ({ user, authChecked, refresh, clear }), [user, authChecked, refresh, clear]);
+  const value = useMemo(
+    () => ({ user, authChecked, leaving, refresh, clear, leave }),
+    [user, authChecked, leaving, refresh, clear, leave],
+  );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

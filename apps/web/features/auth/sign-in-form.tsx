@@ -1,48 +1,70 @@
 "use client";
 
 import { messageResponseSchema, signinBodySchema } from "@salelink/contracts";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
+import { Field } from "@/components/ui/field.tsx";
+import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { ApiError, api } from "@/lib/api.ts";
+import type { FieldErrors } from "@/lib/form-errors.ts";
 import { useAuth } from "./auth-provider.tsx";
 
-/** Sign-in with the error catalogue of spec section 8. */
+/** Only same-site paths are followed after sign-in. */
+function nextPath(): string {
+  const next = new URLSearchParams(window.location.search).get("next");
+  return next?.startsWith("/") && !next.startsWith("//") ? next : "/account";
+}
+
+/** Sign-in with the error catalogue of spec section 8, and the second step when 2FA is on. */
 export function SignInForm() {
   const t = useTranslations("auth");
   const { refresh } = useAuth();
   const router = useRouter();
   const [pending, setPending] = useState(false);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [needsCode, setNeedsCode] = useState(false);
+  const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const parsed = signinBodySchema.safeParse({ email: form.get("email"), password: form.get("password") });
+    const code = String(form.get("code") ?? "").trim();
+    const parsed = signinBodySchema.safeParse({
+      email: form.get("email"),
+      password: form.get("password"),
+      ...(needsCode ? { code } : {}),
+    });
     if (!parsed.success) {
-      const errors: Record<string, string> = {};
+      const errors: FieldErrors = {};
       for (const issue of parsed.error.issues) {
         const key = String(issue.path[0]);
-        errors[key] = key === "email" ? t("emailInvalid") : t("passwordRequired");
+        errors[key] =
+          key === "email" ? t("emailInvalid") : key === "code" ? t("codeInvalid") : t("passwordRequired");
       }
       setFieldErrors(errors);
       return;
     }
     setFieldErrors({});
+    setUnverifiedEmail(null);
     setPending(true);
     try {
       await api("/auth/signin", { method: "POST", body: parsed.data, schema: messageResponseSchema });
       await refresh();
       toast.success(t("signedIn"));
-      router.push("/");
+      router.push(nextPath());
     } catch (err) {
       if (err instanceof ApiError && err.status === 400) {
         toast.error(t("errorTitle"), { description: t("invalidCredentials") });
       } else if (err instanceof ApiError && err.exception === "UnverifiedAccountException") {
         toast.warning(t("verifyEmail"));
+        setUnverifiedEmail(parsed.data.email);
       } else if (err instanceof ApiError && err.exception === "TwoFactorAuthenticationRequiredException") {
-        toast.info(t("twoFactorRequired"));
+        if (needsCode) setFieldErrors({ code: t("codeInvalid") });
+        else toast.info(t("twoFactorRequired"));
+        setNeedsCode(true);
       } else {
         // Spec section 8: any other failure is only logged.
         console.error("sign-in failed", err);
@@ -53,42 +75,52 @@ export function SignInForm() {
   }
 
   return (
-    <form className="form card" onSubmit={onSubmit} noValidate>
-      <label className="field">
-        <span>{t("email")}</span>
-        <input
+    <form className="form card" method="post" onSubmit={onSubmit} noValidate>
+      <div hidden={needsCode} className="stack">
+        <Field
           name="email"
           type="email"
           autoComplete="email"
+          label={t("email")}
+          error={fieldErrors.email}
           required
-          aria-invalid={Boolean(fieldErrors.email)}
-          aria-describedby={fieldErrors.email ? "email-error" : undefined}
         />
-        {fieldErrors.email && (
-          <small id="email-error" className="field-error">
-            {fieldErrors.email}
-          </small>
-        )}
-      </label>
-      <label className="field">
-        <span>{t("password")}</span>
-        <input
+        <Field
           name="password"
           type="password"
           autoComplete="current-password"
+          label={t("password")}
+          error={fieldErrors.password}
           required
-          aria-invalid={Boolean(fieldErrors.password)}
-          aria-describedby={fieldErrors.password ? "password-error" : undefined}
         />
-        {fieldErrors.password && (
-          <small id="password-error" className="field-error">
-            {fieldErrors.password}
-          </small>
-        )}
-      </label>
-      <button type="submit" className="btn btn-primary" disabled={pending} aria-busy={pending}>
-        {pending ? t("signingIn") : t("signIn")}
-      </button>
+      </div>
+      {needsCode && (
+        <Field
+          name="code"
+          inputMode="text"
+          autoComplete="one-time-code"
+          label={t("code")}
+          hint={t("codeHint")}
+          error={fieldErrors.code}
+          autoFocus
+          required
+        />
+      )}
+      {unverifiedEmail && (
+        <p className="notice" role="status">
+          {t("unverifiedHelp")}{" "}
+          <Link href={`/verify-email?email=${encodeURIComponent(unverifiedEmail)}`}>{t("resendLink")}</Link>
+        </p>
+      )}
+      <SubmitButton
+        pending={pending}
+        pendingLabel={t("signingIn")}
+        label={needsCode ? t("verifyCode") : t("signIn")}
+      />
+      <p className="muted form-links">
+        <Link href="/forgot-password">{t("forgot")}</Link>
+        <Link href="/signup">{t("createAccount")}</Link>
+      </p>
     </form>
   );
 }

@@ -1,7 +1,6 @@
 "use client";
 
 import { messageResponseSchema } from "@salelink/contracts";
-import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useCallback } from "react";
 import { toast } from "sonner";
@@ -13,8 +12,7 @@ export const LOGOUT_TOAST_DELAY_MS = 500;
 
 /** Spec section 4: logout posts, clears the user, goes to "/", then shows a toast. */
 export function useLogout(): () => Promise<void> {
-  const { clear } = useAuth();
-  const router = useRouter();
+  const { leave } = useAuth();
   const t = useTranslations("auth");
   return useCallback(async () => {
     try {
@@ -22,8 +20,7 @@ export function useLogout(): () => Promise<void> {
     } catch (err) {
       console.warn("logout failed", err);
     }
-    clear();
-    router.push("/");
+    leave("/");
     setTimeout(() => toast.success(t("loggedOut")), LOGOUT_TOAST_DELAY_MS);
-  }, [clear, router, t]);
+  }, [leave, t]);
 }

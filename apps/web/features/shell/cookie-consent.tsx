@@ -14,6 +14,16 @@ export function CookieConsent() {
     setVisible(readConsent() === null);
   }, []);
 
+  // While the banner is open the page can scroll past it, so it never hides a form's buttons.
+  useEffect(() => {
+    const root = document.documentElement;
+    if (visible) root.dataset.consentOpen = "true";
+    else delete root.dataset.consentOpen;
+    return () => {
+      delete root.dataset.consentOpen;
+    };
+  }, [visible]);
+
   if (!visible) return null;
   const choose = (accepted: boolean) => {
     storeConsent(accepted);

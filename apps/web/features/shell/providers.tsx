@@ -1,6 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { AccountTokens } from "@/features/auth/account-tokens.tsx";
 import { AuthProvider } from "@/features/auth/auth-provider.tsx";
 import { ChunkReloadGuard } from "./chunk-reload-guard.tsx";
 import { CookieConsent } from "./cookie-consent.tsx";
@@ -18,6 +19,7 @@ export function Providers({ children }: { children: ReactNode }) {
         <Toaster />
         <MaintenanceGuard />
         <QueryParams />
+        <AccountTokens />
         <ChunkReloadGuard />
         <CookieConsent />
         <Analytics />

@@ -21,6 +21,9 @@ export function UserMenu() {
   }
   return (
     <div className="user-menu">
+      <Link className="btn btn-ghost btn-sm" href="/account">
+        {t("dashboard")}
+      </Link>
       <span className="user-email" title={user.email}>
         {user.email}
       </span>

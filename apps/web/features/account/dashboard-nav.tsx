@@ -1,0 +1,24 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useTranslations } from "next-intl";
+
+const items = [
+  { href: "/account", key: "home" },
+  { href: "/account/settings", key: "settings" },
+] as const;
+
+export function DashboardNav() {
+  const t = useTranslations("account.nav");
+  const pathname = usePathname();
+  return (
+    <nav className="dashboard-nav" aria-label={t("label")}>
+      {items.map((item) => (
+        <Link key={item.href} href={item.href} aria-current={pathname === item.href ? "page" : undefined}>
+          {t(item.key)}
+        </Link>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,61 @@
+"use client";
+
+import { messageResponseSchema } from "@salelink/contracts";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { toast } from "sonner";
+import { ApiError, api } from "@/lib/api.ts";
+
+/** Deletion is confirmed twice: here, then through the link e-mailed to the account. */
+export function DeleteAccountSection() {
+  const t = useTranslations("settings.delete");
+  const [confirming, setConfirming] = useState(false);
+  const [sent, setSent] = useState(false);
+  const [pending, setPending] = useState(false);
+
+  async function request() {
+    setPending(true);
+    try {
+      await api("/profile/delete", { method: "POST", schema: messageResponseSchema });
+      setSent(true);
+      toast.success(t("sent"));
+    } catch (err) {
+      toast.error(
+        err instanceof ApiError && err.exception === "RateLimitException" ? t("slowDown") : t("failed"),
+      );
+    } finally {
+      setPending(false);
+      setConfirming(false);
+    }
+  }
+
+  return (
+    <section className="card form danger-zone" aria-labelledby="delete-title">
+      <h2 id="delete-title">{t("title")}</h2>
+      <p className="muted">{t("text")}</p>
+      {sent ? (
+        <p className="notice" role="status">
+          {t("sent")}
+        </p>
+      ) : confirming ? (
+        <div className="cta-row">
+          <button type="button" className="btn btn-danger" onClick={() => void request()} disabled={pending}>
+            {t("confirm")}
+          </button>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            onClick={() => setConfirming(false)}
+            disabled={pending}
+          >
+            {t("cancel")}
+          </button>
+        </div>
+      ) : (
+        <button type="button" className="btn btn-ghost" onClick={() => setConfirming(true)}>
+          {t("start")}
+        </button>
+      )}
+    </section>
+  );
+}

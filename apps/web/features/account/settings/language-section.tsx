@@ -1,0 +1,51 @@
+"use client";
+
+import {
+  type Locale,
+  localeCookieMaxAgeSeconds,
+  localeCookieName,
+  locales,
+  messageResponseSchema,
+} from "@salelink/contracts";
+import { useLocale, useTranslations } from "next-intl";
+import { useState } from "react";
+import { toast } from "sonner";
+import { api } from "@/lib/api.ts";
+
+/** The account's language: e-mails are written in it, and the site switches to it. */
+export function LanguageSection() {
+  const t = useTranslations("settings.language");
+  const names = useTranslations("locale");
+  const current = useLocale();
+  const [pending, setPending] = useState(false);
+
+  async function change(locale: Locale) {
+    setPending(true);
+    try {
+      await api("/profile/locale", { method: "PATCH", body: { locale }, schema: messageResponseSchema });
+      // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from Safari and Firefox.
+      document.cookie = `${localeCookieName}=${locale}; path=/; max-age=${localeCookieMaxAgeSeconds}; samesite=lax`;
+      window.location.reload();
+    } catch {
+      toast.error(t("failed"));
+      setPending(false);
+    }
+  }
+
+  return (
+    <section className="card form" aria-labelledby="language-title">
+      <h2 id="language-title">{t("title")}</h2>
+      <p className="muted">{t("text")}</p>
+      <label className="field">
+        <span>{t("label")}</span>
+        <select value={current} disabled={pending} onChange={(e) => void change(e.target.value as Locale)}>
+          {locales.map((l) => (
+            <option key={l} value={l}>
+              {names(l)}
+            </option>
+          ))}
+        </select>
+      </label>
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+"use client";
+
+import { type DevMailSummary, devMailListSchema } from "@salelink/contracts";
+import { useLocale, useTranslations } from "next-intl";
+import { useCallback, useEffect, useState } from "react";
+import { ApiError, api } from "@/lib/api.ts";
+
+type State =
+  | { kind: "loading" }
+  | { kind: "off" }
+  | { kind: "error" }
+  | { kind: "ready"; messages: DevMailSummary[] };
+
+/**
+ * The sandbox mail provider keeps e-mails instead of sending them; this page shows them so a
+ * newcomer can click the verification and reset links. The API serves it only outside production.
+ */
+export function OutboxList() {
+  const t = useTranslations("devMail");
+  const locale = useLocale();
+  const [state, setState] = useState<State>({ kind: "loading" });
+
+  const load = useCallback(() => {
+    setState({ kind: "loading" });
+    api("/dev/mail?limit=50", { schema: devMailListSchema })
+      .then((list) => setState({ kind: "ready", messages: list.messages }))
+      .catch((err: unknown) =>
+        setState(err instanceof ApiError && err.status === 404 ? { kind: "off" } : { kind: "error" }),
+      );
+  }, []);
+  useEffect(load, []);
+
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium" });
+  return (
+    <section>
+      <div className="cta-row">
+        <button type="button" className="btn btn-ghost btn-sm" onClick={load}>
+          {t("refresh")}
+        </button>
+      </div>
+      {state.kind === "loading" && <p className="muted">{t("loading")}</p>}
+      {state.kind === "off" && <p className="empty">{t("off")}</p>}
+      {state.kind === "error" && <p className="field-error">{t("error")}</p>}
+      {state.kind === "ready" && state.messages.length === 0 && <p className="empty">{t("empty")}</p>}
+      {state.kind === "ready" && state.messages.length > 0 && (
+        <ol className="outbox">
+          {state.messages.map((m) => (
+            <li key={m.id} className="card" data-testid="outbox-message">
+              <p className="muted">
+                {date.format(new Date(m.createdAt))} · {t("to")} <strong>{m.to}</strong> · {m.locale}
+              </p>
+              <h2>{m.subject}</h2>
+              {m.links.map((link) => (
+                <a key={link} href={link} className="outbox-link">
+                  {link}
+                </a>
+              ))}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
