@@ -39,6 +39,8 @@ export interface AppDeps {
   redis?: Redis;
   /** Where log lines go (tests read them); standard output by default. */
   logStream?: { write(line: string): void };
+  /** Keys of the shared rate-limit counters in Redis (tests isolate themselves with it). */
+  rateLimitNamespace?: string;
   /** Replace the configured providers (tests). */
   providers?: { botCheck?: BotCheck; mail?: MailProvider };
 }
@@ -72,11 +74,24 @@ export function loggerOptions(config: Config, stream?: AppDeps["logStream"]): Fa
   };
 }
 
+/** TRUST_PROXY as Fastify understands it: off, a number of proxy hops, or proxy addresses. */
+export function trustProxySetting(
+  value: string,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (value === "false" || value === "") return false;
+  if (value === "true") return true;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value.split(",").map((v) => v.trim());
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db } = deps;
   const app = Fastify({
     logger: loggerOptions(config, deps.logStream),
-    trustProxy: true,
+    trustProxy: trustProxySetting(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -131,7 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifyRateLimit, {
     global: false,
-    ...(deps.redis ? { redis: deps.redis, nameSpace: "salelink:rl:" } : {}),
+    ...(deps.redis ? { redis: deps.redis, nameSpace: `${deps.rateLimitNamespace ?? "salelink"}:rl:` } : {}),
   });
   await app.register(fastifySwagger, {
     openapi: {

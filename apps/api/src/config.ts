@@ -22,6 +22,11 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   DATA_DIR: z.string().default("./data"),
   REDIS_URL: z.string().min(1).optional(),
+  /**
+   * Which X-Forwarded-For entries to believe for the client address (rate limits): "false" (none,
+   * the default: anyone can write that header), a number of proxy hops, or proxy addresses/CIDRs.
+   */
+  TRUST_PROXY: z.string().default("false"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   COOKIE_DOMAIN: z.string().min(1).optional(),
   /** Secure cookies; on by default in production. */

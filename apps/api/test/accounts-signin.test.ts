@@ -293,13 +293,13 @@ describe("two-factor authentication", () => {
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401, 401, 401]);
   });
 
-  // BUG: acceptSecondFactor (src/modules/auth/service.ts, lines 101-110) checks the code against
+  // Regression (found by this suite, since fixed): acceptSecondFactor (src/modules/auth/service.ts, lines 101-110) checks the code against
   // `user.twoFactorLastStep` as read by findUserByEmail (line 128) before the transaction, then
   // writes `twoFactorLastStep: step` unconditionally (line 108). Requests sent together with the
   // same code all read the old step and all succeed: the one-use rule is bypassed by a race (the
   // test sees 4 sessions out of 4). The update should be conditional (`where two_factor_last_step
   // is null or two_factor_last_step < step`, refusing when no row changes), as recovery codes are.
-  it.fails("a TOTP code sent by several requests at once signs in only one of them", async () => {
+  it("a TOTP code sent by several requests at once signs in only one of them", async () => {
     const account = await insertAccount(ctx.database);
     const { secret } = await setUpTwoFactor(await signInCookie(ctx, account.email));
     const code = nextTotpCode(secret);
@@ -357,10 +357,10 @@ describe("two-factor authentication", () => {
     expect(res.statusCode).toBe(200);
   });
 
-  // BUG: disableTwoFactor (src/modules/auth/two-factor.ts, verifyTotp call in disableTwoFactor) checks
+  // Regression (found by this suite, since fixed): disableTwoFactor (src/modules/auth/two-factor.ts, verifyTotp call in disableTwoFactor) checks
   // the code without `lastUsedStep`, so a code already spent at sign-in (or seen over a shoulder) is
   // accepted again to turn 2FA off. Sign-in refuses the same replay; disable should too.
-  it.fails("disable refuses a TOTP code that was already used", async () => {
+  it("disable refuses a TOTP code that was already used", async () => {
     const account = await insertAccount(ctx.database);
     const { secret } = await setUpTwoFactor(await signInCookie(ctx, account.email));
     const code = nextTotpCode(secret);

@@ -21,7 +21,13 @@ export const signupBodySchema = z.object({
   turnstileToken: turnstileTokenSchema,
 });
 export type SignupBody = z.infer<typeof signupBodySchema>;
-export const signupQuerySchema = z.object({ ref: z.string().max(64).optional() });
+/** An affiliate token that is malformed is ignored like an unknown one: it never blocks a sign-up. */
+export const signupQuerySchema = z.object({
+  ref: z
+    .string()
+    .optional()
+    .transform((ref) => (ref && /^[A-Za-z0-9_-]{4,64}$/.test(ref) ? ref : undefined)),
+});
 
 /** POST /auth/signin */
 export const signinBodySchema = z.object({

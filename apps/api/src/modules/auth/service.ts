@@ -5,10 +5,18 @@ import type {
   SigninBody,
   SignupBody,
 } from "@salelink/contracts";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { campaigns, onboardingProfiles, recoveryCodes, users, userTokens } from "../../db/schema/index.ts";
+import {
+  campaigns,
+  jobs,
+  mailOutbox,
+  onboardingProfiles,
+  recoveryCodes,
+  users,
+  userTokens,
+} from "../../db/schema/index.ts";
 import { AppError, validation } from "../../lib/errors.ts";
 import { hashPassword, timingDummyHash, verifyPassword } from "../../lib/passwords.ts";
 import { hashRecoveryCode, isRecoveryCodeShape } from "../../lib/recovery-codes.ts";
@@ -97,6 +105,19 @@ export async function signUp(
   deps.pokeJobs();
 }
 
+/**
+ * Moves the account's last accepted TOTP step forward, only if it is still behind: of several
+ * requests carrying the same code at once, exactly one wins.
+ */
+export async function recordTotpStep(tx: DbOrTx, userId: string, step: number): Promise<boolean> {
+  const [row] = await tx
+    .update(users)
+    .set({ twoFactorLastStep: step })
+    .where(and(eq(users.id, userId), or(isNull(users.twoFactorLastStep), lt(users.twoFactorLastStep, step))))
+    .returning({ id: users.id });
+  return Boolean(row);
+}
+
 /** Checks a TOTP code (never the same time step twice) or uses up a recovery code. */
 async function acceptSecondFactor(tx: DbOrTx, config: Config, user: UserRow, code: string): Promise<boolean> {
   if (!user.twoFactorSecret) return false;
@@ -105,8 +126,7 @@ async function acceptSecondFactor(tx: DbOrTx, config: Config, user: UserRow, cod
     const secret = totpBox(config).open(user.twoFactorSecret);
     const step = verifyTotp(secret, compact, { lastUsedStep: user.twoFactorLastStep ?? undefined });
     if (step === null) return false;
-    await tx.update(users).set({ twoFactorLastStep: step }).where(eq(users.id, user.id));
-    return true;
+    return recordTotpStep(tx, user.id, step);
   }
   if (!isRecoveryCodeShape(code)) return false;
   const [used] = await tx
@@ -248,6 +268,14 @@ export async function deleteAccount(deps: AuthDeps, token: string): Promise<void
   const deleted = await deps.db.transaction(async (tx) => {
     const userId = await consumeUserToken(tx, token, "delete-account");
     if (!userId) return false;
+    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    if (user) {
+      // E-mails sent or waiting for this address carry it in their job and outbox rows.
+      await tx
+        .delete(jobs)
+        .where(and(eq(jobs.kind, "mail.send"), sql`lower(${jobs.payload}->>'to') = ${user.email}`));
+      await tx.delete(mailOutbox).where(sql`lower(${mailOutbox.to}) = ${user.email}`);
+    }
     await tx.delete(onboardingProfiles).where(eq(onboardingProfiles.userId, userId));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     await tx.delete(userTokens).where(eq(userTokens.userId, userId));

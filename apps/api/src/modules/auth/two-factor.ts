@@ -6,7 +6,7 @@ import { AppError, validation } from "../../lib/errors.ts";
 import { verifyPassword } from "../../lib/passwords.ts";
 import { generateRecoveryCodes, hashRecoveryCode } from "../../lib/recovery-codes.ts";
 import { generateTotpSecret, otpauthQrSvg, otpauthUri, verifyTotp } from "../../lib/totp.ts";
-import { totpBox } from "./service.ts";
+import { recordTotpStep, totpBox } from "./service.ts";
 
 async function loadUser(db: Db, userId: string) {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
@@ -64,7 +64,10 @@ export async function disableTwoFactor(
     throw validation({ password: ["The password is not correct."] });
   }
   const secret = totpBox(config).open(user.twoFactorSecret);
-  const totpOk = /^\d{6}$/.test(code.trim()) && verifyTotp(secret, code.trim()) !== null;
+  const step = /^\d{6}$/.test(code.trim())
+    ? verifyTotp(secret, code.trim(), { lastUsedStep: user.twoFactorLastStep ?? undefined })
+    : null;
+  const totpOk = step !== null && (await recordTotpStep(db, userId, step));
   const [recovery] = totpOk
     ? [true]
     : await db

@@ -21,7 +21,7 @@ export async function completeOnboarding(db: Db, userId: string, body: Onboardin
   const common = {
     kind: body.kind,
     addressLine1: body.address.line1,
-    addressLine2: body.address.line2 ?? null,
+    addressLine2: body.address.line2 || null,
     city: body.address.city,
     postalCode: body.address.postalCode,
     country: body.address.country,
