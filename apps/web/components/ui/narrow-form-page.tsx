@@ -1,41 +1,35 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
-import type { ComponentType } from "react";
+import type { ReactNode } from "react";
 import { pageMetadata } from "@/lib/metadata.ts";
 import { pageLocale } from "@/lib/page-locale.ts";
 
-type Props = { params: Promise<{ locale: string }> };
+export type PageProps = { params: Promise<{ locale: string }> };
+type Texts = { namespace: string; title: string; lead: string; path: string };
 
-/**
- * A narrow page holding one form (sign-in, sign-up, password pages): title and lead from the
- * messages, kept out of search engines.
- */
-export function narrowFormPage(options: {
-  namespace: string;
-  title: string;
-  lead: string;
-  path: string;
-  Form: ComponentType;
-}) {
-  const { namespace, title, lead, path, Form } = options;
-  async function generateMetadata({ params }: Props): Promise<Metadata> {
-    const locale = await pageLocale(params);
-    const t = await getTranslations({ locale, namespace });
-    return {
-      ...pageMetadata({ locale, title: t(title), description: t(lead), path }),
-      robots: { index: false },
-    };
-  }
-  async function Page({ params }: Props) {
-    await pageLocale(params);
-    const t = await getTranslations(namespace);
-    return (
-      <main className="container section narrow">
-        <h1>{t(title)}</h1>
-        <p className="lead">{t(lead)}</p>
-        <Form />
-      </main>
-    );
-  }
-  return { generateMetadata, Page };
+/** Metadata of a narrow form page: title and lead from the messages, kept out of search engines. */
+export async function narrowFormMetadata({ params }: PageProps, texts: Texts): Promise<Metadata> {
+  const locale = await pageLocale(params);
+  const t = await getTranslations({ locale, namespace: texts.namespace });
+  return {
+    ...pageMetadata({ locale, title: t(texts.title), description: t(texts.lead), path: texts.path }),
+    robots: { index: false },
+  };
+}
+
+/** A narrow page holding one form (sign-in, sign-up, password pages, the dev outbox). */
+export async function NarrowFormPage({
+  params,
+  texts,
+  children,
+}: PageProps & { texts: Texts; children: ReactNode }) {
+  await pageLocale(params);
+  const t = await getTranslations(texts.namespace);
+  return (
+    <main className="container section narrow">
+      <h1>{t(texts.title)}</h1>
+      <p className="lead">{t(texts.lead)}</p>
+      {children}
+    </main>
+  );
 }

@@ -2,7 +2,16 @@
 
 import { type Profile, profileSchema } from "@salelink/contracts";
 import { useRouter } from "next/navigation";
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { ApiError, api } from "@/lib/api.ts";
 
 interface AuthState {
@@ -35,16 +44,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [leaving, setLeaving] = useState(false);
   const router = useRouter();
 
+  // A profile call that started before the user left must not bring the user back.
+  const generation = useRef(0);
   const refresh = useCallback(async () => {
+    const started = generation.current;
     const profile = await fetchProfile();
-    setUser(profile);
     setAuthChecked(true);
+    if (started !== generation.current) return null;
+    setUser(profile);
     if (profile) setLeaving(false);
     return profile;
   }, []);
   const clear = useCallback(() => setUser(null), []);
   const leave = useCallback(
     (path: string) => {
+      generation.current += 1;
       setLeaving(true);
       setUser(null);
       router.push(path);

@@ -28,7 +28,7 @@ export function OutboxList() {
         setState(err instanceof ApiError && err.status === 404 ? { kind: "off" } : { kind: "error" }),
       );
   }, []);
-  useEffect(load, []);
+  useEffect(load, [load]);
 
   const date = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium" });
   return (

@@ -1,12 +1,13 @@
-import { narrowFormPage } from "@/components/ui/narrow-form-page.tsx";
+import { NarrowFormPage, narrowFormMetadata, type PageProps } from "@/components/ui/narrow-form-page.tsx";
 import { ForgotPasswordForm } from "@/features/auth/forgot-password-form.tsx";
 
-const page = narrowFormPage({
-  namespace: "password",
-  title: "forgotTitle",
-  lead: "forgotLead",
-  path: "/forgot-password",
-  Form: ForgotPasswordForm,
-});
-export const generateMetadata = page.generateMetadata;
-export default page.Page;
+const texts = { namespace: "password", title: "forgotTitle", lead: "forgotLead", path: "/forgot-password" };
+export const generateMetadata = (props: PageProps) => narrowFormMetadata(props, texts);
+
+export default function Page(props: PageProps) {
+  return (
+    <NarrowFormPage {...props} texts={texts}>
+      <ForgotPasswordForm />
+    </NarrowFormPage>
+  );
+}

@@ -1,12 +1,13 @@
-import { narrowFormPage } from "@/components/ui/narrow-form-page.tsx";
+import { NarrowFormPage, narrowFormMetadata, type PageProps } from "@/components/ui/narrow-form-page.tsx";
 import { ResetPasswordForm } from "@/features/auth/reset-password-form.tsx";
 
-const page = narrowFormPage({
-  namespace: "password",
-  title: "resetTitle",
-  lead: "resetLead",
-  path: "/reset-password",
-  Form: ResetPasswordForm,
-});
-export const generateMetadata = page.generateMetadata;
-export default page.Page;
+const texts = { namespace: "password", title: "resetTitle", lead: "resetLead", path: "/reset-password" };
+export const generateMetadata = (props: PageProps) => narrowFormMetadata(props, texts);
+
+export default function Page(props: PageProps) {
+  return (
+    <NarrowFormPage {...props} texts={texts}>
+      <ResetPasswordForm />
+    </NarrowFormPage>
+  );
+}

@@ -1,12 +1,13 @@
-import { narrowFormPage } from "@/components/ui/narrow-form-page.tsx";
+import { NarrowFormPage, narrowFormMetadata, type PageProps } from "@/components/ui/narrow-form-page.tsx";
 import { SignInForm } from "@/features/auth/sign-in-form.tsx";
 
-const page = narrowFormPage({
-  namespace: "auth",
-  title: "signInTitle",
-  lead: "signInLead",
-  path: "/signin",
-  Form: SignInForm,
-});
-export const generateMetadata = page.generateMetadata;
-export default page.Page;
+const texts = { namespace: "auth", title: "signInTitle", lead: "signInLead", path: "/signin" };
+export const generateMetadata = (props: PageProps) => narrowFormMetadata(props, texts);
+
+export default function Page(props: PageProps) {
+  return (
+    <NarrowFormPage {...props} texts={texts}>
+      <SignInForm />
+    </NarrowFormPage>
+  );
+}

@@ -1,12 +1,13 @@
-import { narrowFormPage } from "@/components/ui/narrow-form-page.tsx";
+import { NarrowFormPage, narrowFormMetadata, type PageProps } from "@/components/ui/narrow-form-page.tsx";
 import { SignUpForm } from "@/features/auth/sign-up-form.tsx";
 
-const page = narrowFormPage({
-  namespace: "signup",
-  title: "title",
-  lead: "lead",
-  path: "/signup",
-  Form: SignUpForm,
-});
-export const generateMetadata = page.generateMetadata;
-export default page.Page;
+const texts = { namespace: "signup", title: "title", lead: "lead", path: "/signup" };
+export const generateMetadata = (props: PageProps) => narrowFormMetadata(props, texts);
+
+export default function Page(props: PageProps) {
+  return (
+    <NarrowFormPage {...props} texts={texts}>
+      <SignUpForm />
+    </NarrowFormPage>
+  );
+}

@@ -1,12 +1,13 @@
-import { narrowFormPage } from "@/components/ui/narrow-form-page.tsx";
+import { NarrowFormPage, narrowFormMetadata, type PageProps } from "@/components/ui/narrow-form-page.tsx";
 import { ResendVerification } from "@/features/auth/resend-verification.tsx";
 
-const page = narrowFormPage({
-  namespace: "verify",
-  title: "title",
-  lead: "lead",
-  path: "/verify-email",
-  Form: ResendVerification,
-});
-export const generateMetadata = page.generateMetadata;
-export default page.Page;
+const texts = { namespace: "verify", title: "title", lead: "lead", path: "/verify-email" };
+export const generateMetadata = (props: PageProps) => narrowFormMetadata(props, texts);
+
+export default function Page(props: PageProps) {
+  return (
+    <NarrowFormPage {...props} texts={texts}>
+      <ResendVerification />
+    </NarrowFormPage>
+  );
+}

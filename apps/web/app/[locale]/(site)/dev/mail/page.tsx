@@ -1,12 +1,13 @@
-import { narrowFormPage } from "@/components/ui/narrow-form-page.tsx";
+import { NarrowFormPage, narrowFormMetadata, type PageProps } from "@/components/ui/narrow-form-page.tsx";
 import { OutboxList } from "@/features/dev-mail/outbox-list.tsx";
 
-const page = narrowFormPage({
-  namespace: "devMail",
-  title: "title",
-  lead: "lead",
-  path: "/dev/mail",
-  Form: OutboxList,
-});
-export const generateMetadata = page.generateMetadata;
-export default page.Page;
+const texts = { namespace: "devMail", title: "title", lead: "lead", path: "/dev/mail" };
+export const generateMetadata = (props: PageProps) => narrowFormMetadata(props, texts);
+
+export default function Page(props: PageProps) {
+  return (
+    <NarrowFormPage {...props} texts={texts}>
+      <OutboxList />
+    </NarrowFormPage>
+  );
+}
