@@ -66,6 +66,9 @@ test.describe("public pages", () => {
     );
     await expect(page.locator('meta[property="og:site_name"]')).toHaveAttribute("content", "Salelink");
     await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary");
+    await page.getByRole("link", { name: "Start selling, free" }).click();
+    await expect(page).toHaveURL(/\/signup$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create your account");
   });
 
   test("a ref token in any URL is kept for 30 days, last one wins", async ({ page, consoleErrors: _ }) => {

@@ -26,7 +26,10 @@ export default async function HomePage({ params }: Props) {
           <h1>{t("title")}</h1>
           <p className="lead">{t("lead")}</p>
           <div className="cta-row">
-            <Link href="/blog/price-your-first-digital-product" className="btn btn-primary btn-lg">
+            <Link href="/signup" className="btn btn-primary btn-lg">
+              {t("ctaStart")}
+            </Link>
+            <Link href="/blog/price-your-first-digital-product" className="btn btn-ghost btn-lg">
               {t("ctaCreators")}
             </Link>
             <Link href="/affiliate" className="btn btn-ghost btn-lg">

@@ -78,7 +78,10 @@ export default async function AffiliatePage({ params }: Props) {
           <li>{t("rule3")}</li>
         </ul>
         <div className="cta-row">
-          <Link href="/blog/how-affiliate-attribution-works" className="btn btn-primary">
+          <Link href="/signup" className="btn btn-primary">
+            {t("ctaJoin")}
+          </Link>
+          <Link href="/blog/how-affiliate-attribution-works" className="btn btn-ghost">
             {t("ctaLearn")}
           </Link>
           <Link href="/legal/terms" className="btn btn-ghost">
