@@ -47,19 +47,10 @@ export async function apiAs(label: "admin" | "creator" | "affiliate"): Promise<A
   return ctx;
 }
 
-/**
- * React's recoverable hydration report (#418): on a minority of cold loads under load the tree is
- * re-rendered on the client, invisibly; cause still open (docs/decisions/004). Tolerated by name
- * only, so every other page error still fails the test.
- */
-const knownRecoverable = /^Minified React error #418;/;
-
 /** Fails the test on any browser error that is not an expected failed request. */
 export function watchConsole(page: Page): string[] {
   const errors: string[] = [];
-  page.on("pageerror", (err) => {
-    if (!knownRecoverable.test(err.message)) errors.push(err.message);
-  });
+  page.on("pageerror", (err) => errors.push(err.message));
   page.on("console", (msg) => {
     if (msg.type() !== "error") return;
     const text = msg.text();

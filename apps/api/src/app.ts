@@ -17,6 +17,7 @@ import type { Db } from "./db/client.ts";
 import { JobRegistry, jobsPlugin, Worker } from "./jobs/index.ts";
 import { redactPaths, redactUrl } from "./lib/redact.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
+import { catalogueRoutes } from "./modules/catalogue/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { registerMailJobs } from "./modules/mail/jobs.ts";
 import { devMailEnabled, devMailRoutes } from "./modules/mail/routes.ts";
@@ -25,11 +26,13 @@ import { MaintenanceService } from "./modules/maintenance/service.ts";
 import { profileRoutes } from "./modules/profile/routes.ts";
 import { authPlugin } from "./plugins/auth.ts";
 import { registerErrorHandler } from "./plugins/error-handler.ts";
+import { i18nPlugin } from "./plugins/i18n.ts";
 import { maintenanceGate } from "./plugins/maintenance-gate.ts";
 import { originCheck } from "./plugins/origin-check.ts";
 import { type BotCheck, createBotCheck } from "./providers/bot-check/index.ts";
 import { createMailProvider, type MailProvider } from "./providers/mail/index.ts";
 import { assertProductionProviders } from "./providers/production-guard.ts";
+import { createObjectStorage, type ObjectStorage } from "./providers/storage/index.ts";
 
 export const API_VERSION = "0.1.0";
 
@@ -42,7 +45,7 @@ export interface AppDeps {
   /** Keys of the shared rate-limit counters in Redis (tests isolate themselves with it). */
   rateLimitNamespace?: string;
   /** Replace the configured providers (tests). */
-  providers?: { botCheck?: BotCheck; mail?: MailProvider };
+  providers?: { botCheck?: BotCheck; mail?: MailProvider; storage?: ObjectStorage };
 }
 
 export interface Services {
@@ -51,6 +54,7 @@ export interface Services {
   jobs: { registry: JobRegistry; worker: Worker };
   botCheck: BotCheck;
   mail: MailProvider;
+  storage: ObjectStorage;
 }
 
 declare module "fastify" {
@@ -101,12 +105,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const botCheck = deps.providers?.botCheck ?? createBotCheck(config.botCheck);
   const mail = deps.providers?.mail ?? createMailProvider(config.mail, db);
+  const storage =
+    deps.providers?.storage ??
+    createObjectStorage(config.storage, {
+      apiPublicUrl: config.API_PUBLIC_URL,
+      signingSecret: config.appSecret,
+    });
   assertProductionProviders({
     nodeEnv: config.NODE_ENV,
     allowSandbox: config.ALLOW_SANDBOX_PROVIDERS,
     providers: [
       { name: "bot-check", kind: botCheck.kind },
       { name: "mail", kind: mail.kind, sandbox: mail.kind === "outbox" },
+      // One machine's disk: fine for a demo, not for several instances behind a load balancer.
+      { name: "storage", kind: storage.kind, sandbox: storage.kind === "local" },
     ],
   });
 
@@ -115,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const services: Services = {
     botCheck,
     mail,
+    storage,
     maintenance: new MaintenanceService(db, {
       cacheMs: config.MAINTENANCE_CACHE_SECONDS * 1000,
       recheckMs: config.MAINTENANCE_RECHECK_MS,
@@ -133,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   app.decorate("services", services);
 
+  await app.register(i18nPlugin);
   await app.register(fastifyCookie);
   await app.register(fastifyCors, {
     origin: [config.WEB_ORIGIN],
@@ -172,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const authDeps = { db, config, botCheck, pokeJobs: () => services.jobs.worker.poke() };
   await app.register(authRoutes, authDeps);
   await app.register(profileRoutes, authDeps);
+  await app.register(catalogueRoutes, { db, config });
   if (devMailEnabled(config.NODE_ENV, config.mail.MAIL_PROVIDER)) await app.register(devMailRoutes, { db });
 
   return app;

@@ -2,6 +2,7 @@ import { businessRulesEnvSchema } from "@salelink/contracts";
 import { z } from "zod";
 import { botCheckEnvSchema } from "./providers/bot-check/env.ts";
 import { mailEnvSchema } from "./providers/mail/env.ts";
+import { storageEnvSchema } from "./providers/storage/env.ts";
 
 const bool = (fallback: boolean) =>
   z
@@ -57,6 +58,7 @@ export type Config = z.output<typeof envSchema> & {
   rules: z.output<typeof businessRulesEnvSchema>;
   mail: z.output<typeof mailEnvSchema>;
   botCheck: z.output<typeof botCheckEnvSchema>;
+  storage: z.output<typeof storageEnvSchema>;
   cookieSecure: boolean;
   appSecret: string;
 };
@@ -72,8 +74,9 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
   const rules = businessRulesEnvSchema.safeParse(env);
   const mail = mailEnvSchema.safeParse(env);
   const botCheck = botCheckEnvSchema.safeParse(env);
-  if (!parsed.success || !rules.success || !mail.success || !botCheck.success) {
-    const issues = [parsed, rules, mail, botCheck].flatMap((r) => r.error?.issues ?? []);
+  const storage = storageEnvSchema.safeParse(env);
+  if (!parsed.success || !rules.success || !mail.success || !botCheck.success || !storage.success) {
+    const issues = [parsed, rules, mail, botCheck, storage].flatMap((r) => r.error?.issues ?? []);
     const lines = issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
@@ -95,6 +98,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     rules: rules.data,
     mail: mail.data,
     botCheck: botCheck.data,
+    storage: storage.data,
     // Outside production a fixed development secret keeps `npm start` free of set-up.
     appSecret: cfg.APP_SECRET ?? "development-only-secret-not-for-production-use",
     cookieSecure: cfg.COOKIE_SECURE ? cfg.COOKIE_SECURE === "true" : cfg.NODE_ENV === "production",

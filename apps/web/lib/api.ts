@@ -32,6 +32,10 @@ interface CallOptions<T extends z.ZodType> {
 export async function api<T extends z.ZodType>(path: string, options: CallOptions<T>): Promise<z.infer<T>> {
   const baseUrl = options.baseUrl ?? (await runtimeConfig()).apiUrl;
   const headers: Record<string, string> = { ...options.headers };
+  // The API answers messages in the page's language (the language cookie may not reach its host).
+  if (typeof document !== "undefined" && document.documentElement.lang) {
+    headers["x-locale"] = document.documentElement.lang;
+  }
   if (options.body !== undefined) headers["content-type"] = "application/json";
   const res = await fetch(`${baseUrl}${path}`, {
     method: options.method ?? "GET",

@@ -1,20 +1,38 @@
 import type { ErrorResponse, FieldErrors } from "@salelink/contracts";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { translate } from "../i18n/messages.ts";
 import { AppError } from "../lib/errors.ts";
+import { requestLocale } from "./i18n.ts";
 
-type Issue = { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } };
+/** fastify-type-provider-zod's form of a zod issue: `code` as `keyword`, the rest in `params`. */
+type Issue = { keyword?: string; instancePath?: string; message?: string; params?: Record<string, unknown> };
+type ZodIssue = Parameters<ReturnType<typeof z.locales.en>["localeError"]>[0];
 
-function fieldErrors(issues: readonly Issue[], prefix: string | undefined): FieldErrors {
+const zodLocales = { en: z.locales.en(), fr: z.locales.fr(), es: z.locales.es() };
+
+/** Zod's own wording of an issue, in the caller's language. */
+function issueMessage(issue: Issue, locale: keyof typeof zodLocales): string {
+  if (issue.keyword && locale !== "en") {
+    const raw = { ...issue.params, code: issue.keyword, path: [] };
+    const localized = zodLocales[locale].localeError(raw as unknown as ZodIssue);
+    const text = typeof localized === "string" ? localized : localized?.message;
+    if (text) return text;
+  }
+  return issue.message ?? "Invalid value";
+}
+
+function fieldErrors(
+  issues: readonly Issue[],
+  prefix: string | undefined,
+  locale: keyof typeof zodLocales,
+): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of issues) {
-    const issuePath = issue.params?.issue?.path;
-    const key =
-      issuePath && issuePath.length > 0
-        ? issuePath.map(String).join(".")
-        : (issue.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".") || (prefix ?? "_");
+    const key = (issue.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".") || (prefix ?? "_");
     const list = out[key] ?? [];
-    list.push(issue.message ?? "Invalid value");
+    list.push(issueMessage(issue, locale));
     out[key] = list;
   }
   return out;
@@ -24,35 +42,46 @@ function fieldErrors(issues: readonly Issue[], prefix: string | undefined): Fiel
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     let body: ErrorResponse;
+    // Worked out here rather than read from the i18n plugin, so the handler stands on its own.
+    const locale = requestLocale(request);
+    const t = (text: string) => translate(locale, text, err instanceof AppError ? err.params : undefined);
     if (err instanceof AppError) {
-      body = { statusCode: err.statusCode, error: err.exception, message: err.message };
-      if (err.errors) body.errors = err.errors;
+      body = { statusCode: err.statusCode, error: err.exception, message: t(err.message) };
+      if (err.errors) {
+        body.errors = Object.fromEntries(
+          Object.entries(err.errors).map(([field, list]) => [field, list.map(t)]),
+        );
+      }
       if (err.headers) reply.headers(err.headers);
     } else if (hasZodFastifySchemaValidationErrors(err)) {
       body = {
         statusCode: 400,
         error: "ValidationException",
-        message: "Some fields are invalid.",
-        errors: fieldErrors(err.validation, err.validationContext),
+        message: t("Some fields are invalid."),
+        errors: fieldErrors(err.validation, err.validationContext, locale),
       };
     } else if (err.statusCode === 429) {
-      body = { statusCode: 429, error: "RateLimitException", message: err.message };
+      body = { statusCode: 429, error: "RateLimitException", message: t(err.message) };
     } else if (err.statusCode === 413) {
-      body = { statusCode: 413, error: "PayloadTooLargeException", message: "The request is too large." };
+      body = { statusCode: 413, error: "PayloadTooLargeException", message: t("The request is too large.") };
     } else if (err.statusCode === 404) {
-      body = { statusCode: 404, error: "NotFoundException", message: "Not found." };
+      body = { statusCode: 404, error: "NotFoundException", message: t("Not found.") };
     } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Malformed JSON, bad content type and other client faults detected by Fastify itself.
-      body = { statusCode: 400, error: "BadRequestException", message: "The request is malformed." };
+      body = { statusCode: 400, error: "BadRequestException", message: t("The request is malformed.") };
     } else {
       request.log.error({ err }, "unhandled error");
-      body = { statusCode: 500, error: "InternalServerErrorException", message: "Something went wrong." };
+      body = { statusCode: 500, error: "InternalServerErrorException", message: t("Something went wrong.") };
     }
     return reply.code(body.statusCode).send(body);
   });
 
-  app.setNotFoundHandler((_request, reply) => {
-    const body: ErrorResponse = { statusCode: 404, error: "NotFoundException", message: "Not found." };
+  app.setNotFoundHandler((request, reply) => {
+    const body: ErrorResponse = {
+      statusCode: 404,
+      error: "NotFoundException",
+      message: translate(requestLocale(request), "Not found."),
+    };
     return reply.code(404).send(body);
   });
 }

@@ -1,4 +1,5 @@
 export * from "./accounts.ts";
+export * from "./catalogue.ts";
 export * from "./jobs.ts";
 export * from "./mail.ts";
 export * from "./maintenance.ts";

@@ -23,10 +23,11 @@ export function rateLimit(config: Config, kind: Kind, status?: number) {
     errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
       new AppError(
         "RateLimitException",
-        `You have sent too many requests. Please slow down and try again in ${context.after}.`,
+        "You have sent too many requests. Please slow down and try again in {after}.",
         undefined,
         undefined,
         status,
+        { after: context.after },
       ),
   };
 }

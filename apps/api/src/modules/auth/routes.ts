@@ -50,7 +50,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
     },
     async (request, reply) => {
       await signUp(deps, request.body, request.query.ref, request.ip);
-      return reply.code(201).send({ message: "Check your e-mail to confirm your address." });
+      return reply.code(201).send({ message: request.t("Check your e-mail to confirm your address.") });
     },
   );
 
@@ -68,7 +68,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
     async (request, reply) => {
       const { token } = await signIn(deps, request.body);
       reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(config));
-      return { message: "Signed in." };
+      return { message: request.t("Signed in.") };
     },
   );
 
@@ -82,7 +82,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
       const token = request.cookies[SESSION_COOKIE];
       if (token) await deleteSession(deps.db, token);
       reply.clearCookie(SESSION_COOKIE, clearSession);
-      return { message: "Signed out." };
+      return { message: request.t("Signed out.") };
     },
   );
 
@@ -98,7 +98,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
     },
     async (request) => {
       await verifyEmail(deps, request.params.token);
-      return { message: "Email successfully verified." };
+      return { message: request.t("Email successfully verified.") };
     },
   );
 
@@ -116,7 +116,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
     async (request) => {
       await resendVerification(deps, request.body.email);
       return {
-        message: "If this address has an account waiting for confirmation, a new link is on its way.",
+        message: request.t(
+          "If this address has an account waiting for confirmation, a new link is on its way.",
+        ),
       };
     },
   );
@@ -134,7 +136,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
     },
     async (request) => {
       await sendPasswordReset(deps, request.body.email);
-      return { message: "If this address has an account, a reset link is on its way." };
+      return { message: request.t("If this address has an account, a reset link is on its way.") };
     },
   );
 
@@ -151,7 +153,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
     },
     async (request) => {
       await storePassword(deps, request.body, request.ip);
-      return { success: true, message: "Your password has been reset. You can sign in now." };
+      return { success: true, message: request.t("Your password has been reset. You can sign in now.") };
     },
   );
 
@@ -170,7 +172,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
       const user = await request.requireUser();
       await changePassword(deps, user.id, request.body, request.ip);
       reply.clearCookie(SESSION_COOKIE, clearSession);
-      return { message: "Your password has been changed. Please sign in again." };
+      return { message: request.t("Your password has been changed. Please sign in again.") };
     },
   );
 
@@ -211,7 +213,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
     async (request) => {
       const user = await request.requireUser();
       await disableTwoFactor(deps.db, config, user.id, request.body.password, request.body.code);
-      return { message: "Two-factor authentication is off." };
+      return { message: request.t("Two-factor authentication is off.") };
     },
   );
 };

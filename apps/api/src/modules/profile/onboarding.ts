@@ -2,7 +2,7 @@ import type { OnboardingBody } from "@salelink/contracts";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { onboardingProfiles, users } from "../../db/schema/index.ts";
-import { validation } from "../../lib/errors.ts";
+import { AppError } from "../../lib/errors.ts";
 
 /** Individuals must be adults to sell and be paid. */
 const MIN_AGE_YEARS = 18;
@@ -16,7 +16,14 @@ function ageOn(dateOfBirth: string, today: Date): number {
 
 export async function completeOnboarding(db: Db, userId: string, body: OnboardingBody): Promise<void> {
   if (body.kind === "individual" && ageOn(body.dateOfBirth, new Date()) < MIN_AGE_YEARS) {
-    throw validation({ dateOfBirth: [`You must be at least ${MIN_AGE_YEARS} years old.`] });
+    throw new AppError(
+      "ValidationException",
+      "Some fields are invalid.",
+      { dateOfBirth: ["You must be at least {age} years old."] },
+      undefined,
+      undefined,
+      { age: MIN_AGE_YEARS },
+    );
   }
   const common = {
     kind: body.kind,

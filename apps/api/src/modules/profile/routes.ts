@@ -52,7 +52,7 @@ export const profileRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) 
     },
     async (request) => {
       await setLocale(deps.db, (await request.requireUser()).id, request.body.locale);
-      return { message: "Language saved." };
+      return { message: request.t("Language saved.") };
     },
   );
 
@@ -82,7 +82,7 @@ export const profileRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) 
         throw new AppError("UnverifiedAccountException", "Please verify your e-mail address first.");
       }
       await completeOnboarding(deps.db, user.id, request.body);
-      return { message: "Onboarding complete." };
+      return { message: request.t("Onboarding complete.") };
     },
   );
 
@@ -98,7 +98,7 @@ export const profileRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) 
     },
     async (request) => {
       await requestDeletion(deps, (await request.requireUser()).id);
-      return { message: "We sent you an e-mail with a link to confirm the deletion." };
+      return { message: request.t("We sent you an e-mail with a link to confirm the deletion.") };
     },
   );
 
@@ -115,7 +115,7 @@ export const profileRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) 
     async (request, reply) => {
       await deleteAccount(deps, request.params.token);
       reply.clearCookie(SESSION_COOKIE, { ...sessionCookieOptions(deps.config), maxAge: 0 });
-      return { message: "Your account has been deleted." };
+      return { message: request.t("Your account has been deleted.") };
     },
   );
 };

@@ -1,0 +1,215 @@
+import type { Locale } from "@salelink/contracts";
+
+/**
+ * What the API says to people, in the two other languages, keyed by the English text written in
+ * the code. A test fails when a message in the code has no entry here.
+ */
+export const messages: Record<string, { fr: string; es: string }> = {
+  // Errors
+  "Some fields are invalid.": {
+    fr: "Certains champs ne sont pas valides.",
+    es: "Algunos campos no son válidos.",
+  },
+  "The request is malformed.": { fr: "La requête est mal formée.", es: "La solicitud está mal formada." },
+  "The request is too large.": {
+    fr: "La requête est trop volumineuse.",
+    es: "La solicitud es demasiado grande.",
+  },
+  "Not found.": { fr: "Introuvable.", es: "No encontrado." },
+  "Something went wrong.": { fr: "Une erreur s'est produite.", es: "Algo ha fallado." },
+  "You need to sign in.": { fr: "Vous devez vous connecter.", es: "Tienes que iniciar sesión." },
+  "You are not allowed to do this.": {
+    fr: "Vous n'êtes pas autorisé à faire cela.",
+    es: "No tienes permiso para hacer esto.",
+  },
+  "The platform is under maintenance. Please try again later.": {
+    fr: "La plateforme est en maintenance. Veuillez réessayer plus tard.",
+    es: "La plataforma está en mantenimiento. Inténtalo más tarde.",
+  },
+  "Invalid user credentials. Please try again.": {
+    fr: "Identifiants invalides. Veuillez réessayer.",
+    es: "Credenciales de usuario no válidas. Inténtalo de nuevo.",
+  },
+  "Please verify your e-mail address before signing in.": {
+    fr: "Veuillez confirmer votre adresse e-mail avant de vous connecter.",
+    es: "Confirma tu correo electrónico antes de iniciar sesión.",
+  },
+  "Please verify your e-mail address first.": {
+    fr: "Veuillez d'abord confirmer votre adresse e-mail.",
+    es: "Confirma primero tu correo electrónico.",
+  },
+  "This account is protected by two-factor authentication.": {
+    fr: "Ce compte est protégé par l'authentification à deux facteurs.",
+    es: "Esta cuenta está protegida con autenticación en dos pasos.",
+  },
+  "Enter the code from your authenticator app.": {
+    fr: "Saisissez le code de votre application d'authentification.",
+    es: "Introduce el código de tu aplicación de autenticación.",
+  },
+  "The code is not valid. Please try again.": {
+    fr: "Le code n'est pas valide. Veuillez réessayer.",
+    es: "El código no es válido. Inténtalo de nuevo.",
+  },
+  "The bot check failed. Please try again.": {
+    fr: "La vérification anti-robot a échoué. Veuillez réessayer.",
+    es: "La verificación antibots ha fallado. Inténtalo de nuevo.",
+  },
+  "This verification link is invalid or has expired.": {
+    fr: "Ce lien de vérification n'est pas valide ou a expiré.",
+    es: "Este enlace de verificación no es válido o ha caducado.",
+  },
+  "This reset link is invalid or has expired.": {
+    fr: "Ce lien de réinitialisation n'est pas valide ou a expiré.",
+    es: "Este enlace de restablecimiento no es válido o ha caducado.",
+  },
+  "This deletion link is invalid or has expired.": {
+    fr: "Ce lien de suppression n'est pas valide ou a expiré.",
+    es: "Este enlace de eliminación no es válido o ha caducado.",
+  },
+  "The current password is not correct.": {
+    fr: "Le mot de passe actuel n'est pas correct.",
+    es: "La contraseña actual no es correcta.",
+  },
+  "The password is not correct.": {
+    fr: "Le mot de passe n'est pas correct.",
+    es: "La contraseña no es correcta.",
+  },
+  "Two-factor authentication is already on.": {
+    fr: "L'authentification à deux facteurs est déjà activée.",
+    es: "La autenticación en dos pasos ya está activada.",
+  },
+  "Two-factor authentication is already off.": {
+    fr: "L'authentification à deux facteurs est déjà désactivée.",
+    es: "La autenticación en dos pasos ya está desactivada.",
+  },
+  "Start the set-up first.": {
+    fr: "Commencez d'abord la configuration.",
+    es: "Empieza primero la configuración.",
+  },
+  "You must be at least {age} years old.": {
+    fr: "Vous devez avoir au moins {age} ans.",
+    es: "Debes tener al menos {age} años.",
+  },
+  "You have sent too many requests. Please slow down and try again in {after}.": {
+    fr: "Vous avez envoyé trop de requêtes. Veuillez ralentir et réessayer dans {after}.",
+    es: "Has enviado demasiadas solicitudes. Ve más despacio e inténtalo de nuevo en {after}.",
+  },
+  // Successes
+  "Signed in.": { fr: "Connecté.", es: "Sesión iniciada." },
+  "Signed out.": { fr: "Déconnecté.", es: "Sesión cerrada." },
+  "Check your e-mail to confirm your address.": {
+    fr: "Consultez vos e-mails pour confirmer votre adresse.",
+    es: "Revisa tu correo para confirmar tu dirección.",
+  },
+  "Email successfully verified.": {
+    fr: "E-mail vérifié avec succès.",
+    es: "Correo electrónico verificado correctamente.",
+  },
+  "If this address has an account waiting for confirmation, a new link is on its way.": {
+    fr: "Si cette adresse a un compte en attente de confirmation, un nouveau lien est en route.",
+    es: "Si esta dirección tiene una cuenta pendiente de confirmar, te llegará un nuevo enlace.",
+  },
+  "If this address has an account, a reset link is on its way.": {
+    fr: "Si cette adresse a un compte, un lien de réinitialisation est en route.",
+    es: "Si esta dirección tiene una cuenta, te llegará un enlace para restablecer la contraseña.",
+  },
+  "Your password has been reset. You can sign in now.": {
+    fr: "Votre mot de passe a été réinitialisé. Vous pouvez vous connecter.",
+    es: "Tu contraseña se ha restablecido. Ya puedes iniciar sesión.",
+  },
+  "Your password has been changed. Please sign in again.": {
+    fr: "Votre mot de passe a été modifié. Veuillez vous reconnecter.",
+    es: "Tu contraseña se ha cambiado. Vuelve a iniciar sesión.",
+  },
+  "Two-factor authentication is off.": {
+    fr: "L'authentification à deux facteurs est désactivée.",
+    es: "La autenticación en dos pasos está desactivada.",
+  },
+  "Language saved.": { fr: "Langue enregistrée.", es: "Idioma guardado." },
+  "Onboarding complete.": { fr: "Profil complété.", es: "Perfil completado." },
+  "We sent you an e-mail with a link to confirm the deletion.": {
+    fr: "Nous vous avons envoyé un e-mail avec un lien pour confirmer la suppression.",
+    es: "Te hemos enviado un correo con un enlace para confirmar la eliminación.",
+  },
+  "Your account has been deleted.": {
+    fr: "Votre compte a été supprimé.",
+    es: "Tu cuenta ha sido eliminada.",
+  },
+  // Catalogue
+  "Profile deleted.": { fr: "Profil supprimé.", es: "Perfil eliminado." },
+  "Link deleted.": { fr: "Lien supprimé.", es: "Enlace eliminado." },
+  "Promo code deleted.": { fr: "Code promo supprimé.", es: "Código promocional eliminado." },
+  "This handle is already taken.": {
+    fr: "Cet identifiant est déjà pris.",
+    es: "Este identificador ya está en uso.",
+  },
+  "This profile still has links: delete them or move them first.": {
+    fr: "Ce profil a encore des liens : supprimez-les ou déplacez-les d'abord.",
+    es: "Este perfil todavía tiene enlaces: elimínalos o muévelos primero.",
+  },
+  "This link belongs to another profile.": {
+    fr: "Ce lien appartient à un autre profil.",
+    es: "Este enlace pertenece a otro perfil.",
+  },
+  "Only active links can be shown.": {
+    fr: "Seuls les liens actifs peuvent être affichés.",
+    es: "Solo se pueden mostrar los enlaces activos.",
+  },
+  "This link was removed by moderation; it cannot be put back on sale.": {
+    fr: "Ce lien a été retiré par la modération ; il ne peut pas être remis en vente.",
+    es: "Este enlace fue retirado por moderación; no se puede volver a poner a la venta.",
+  },
+  "The price must be between {min} and {max}.": {
+    fr: "Le prix doit être compris entre {min} et {max}.",
+    es: "El precio debe estar entre {min} y {max}.",
+  },
+  "You already have a promo code with this code.": {
+    fr: "Vous avez déjà un code promo avec ce code.",
+    es: "Ya tienes un código promocional con este código.",
+  },
+  "A percentage is between 1 and 100.": {
+    fr: "Un pourcentage est compris entre 1 et 100.",
+    es: "Un porcentaje está entre 1 y 100.",
+  },
+  "A percentage has no currency.": {
+    fr: "Un pourcentage n'a pas de devise.",
+    es: "Un porcentaje no tiene moneda.",
+  },
+  "A fixed amount needs a currency.": {
+    fr: "Un montant fixe a besoin d'une devise.",
+    es: "Un importe fijo necesita una moneda.",
+  },
+  "This promo code cannot be used.": {
+    fr: "Ce code promo ne peut pas être utilisé.",
+    es: "Este código promocional no se puede usar.",
+  },
+  "Unknown promo code.": { fr: "Code promo inconnu.", es: "Código promocional desconocido." },
+  "This promo code has expired.": {
+    fr: "Ce code promo a expiré.",
+    es: "Este código promocional ha caducado.",
+  },
+  "This promo code is used up.": {
+    fr: "Ce code promo est épuisé.",
+    es: "Este código promocional está agotado.",
+  },
+  "This promo code is not valid for this link.": {
+    fr: "Ce code promo n'est pas valable pour ce lien.",
+    es: "Este código promocional no es válido para este enlace.",
+  },
+  "This promo code is in {promoCurrency}, the price in {priceCurrency}.": {
+    fr: "Ce code promo est en {promoCurrency}, le prix en {priceCurrency}.",
+    es: "Este código promocional está en {promoCurrency} y el precio en {priceCurrency}.",
+  },
+};
+
+/** The English text in `locale`, with `{name}` placeholders filled; unknown texts stay English. */
+export function translate(
+  locale: Locale,
+  text: string,
+  params: Record<string, string | number> = {},
+): string {
+  const entry = locale === "en" ? undefined : messages[text]?.[locale];
+  return (entry ?? text).replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}

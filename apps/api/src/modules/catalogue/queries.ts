@@ -1,0 +1,329 @@
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client.ts";
+import { creatorProfiles, files, links, portfolioEntries } from "../../db/schema/index.ts";
+
+/*
+ * Plain query functions. Every owner-side query carries the owner's id in its `where`, so a row of
+ * another account is simply not found (the routes answer 404 and reveal nothing). Only the public
+ * reads (by token, by handle or id) go without it, and they select public columns only.
+ */
+
+export const profileColumns = {
+  id: creatorProfiles.id,
+  displayName: creatorProfiles.displayName,
+  handle: creatorProfiles.handle,
+  bio: creatorProfiles.bio,
+  avatarFileId: creatorProfiles.avatarFileId,
+  socialLinks: creatorProfiles.socialLinks,
+  createdAt: creatorProfiles.createdAt,
+  updatedAt: creatorProfiles.updatedAt,
+};
+export type ProfileRow = Pick<typeof creatorProfiles.$inferSelect, keyof typeof profileColumns>;
+
+export const linkColumns = {
+  id: links.id,
+  profileId: links.profileId,
+  fileId: links.fileId,
+  title: links.title,
+  description: links.description,
+  priceMinor: links.priceMinor,
+  currency: links.currency,
+  stockLimit: links.stockLimit,
+  status: links.status,
+  token: links.token,
+  salesCount: links.salesCount,
+  createdAt: links.createdAt,
+  updatedAt: links.updatedAt,
+};
+export type LinkRow = Pick<typeof links.$inferSelect, keyof typeof linkColumns>;
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+export async function fileIsOwnedBy(db: DbOrTx, params: { ownerId: string; fileId: string }) {
+  const [row] = await db
+    .select({ id: files.id })
+    .from(files)
+    .where(and(eq(files.id, params.fileId), eq(files.ownerId, params.ownerId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Profiles
+
+export function listProfiles(db: DbOrTx, params: { ownerId: string }): Promise<ProfileRow[]> {
+  return db
+    .select(profileColumns)
+    .from(creatorProfiles)
+    .where(eq(creatorProfiles.ownerId, params.ownerId))
+    .orderBy(asc(creatorProfiles.createdAt), asc(creatorProfiles.id));
+}
+
+export async function findProfile(
+  db: DbOrTx,
+  params: { ownerId: string; id: string },
+): Promise<ProfileRow | null> {
+  const [row] = await db
+    .select(profileColumns)
+    .from(creatorProfiles)
+    .where(and(eq(creatorProfiles.id, params.id), eq(creatorProfiles.ownerId, params.ownerId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertProfile(
+  db: DbOrTx,
+  params: {
+    ownerId: string;
+    displayName: string;
+    handle: string;
+    bio: string;
+    avatarFileId: string | null;
+    socialLinks: string[];
+  },
+): Promise<ProfileRow> {
+  const [row] = await db.insert(creatorProfiles).values(params).returning(profileColumns);
+  if (!row) throw new Error("profile not inserted");
+  return row;
+}
+
+export async function updateProfile(
+  db: DbOrTx,
+  params: {
+    ownerId: string;
+    id: string;
+    set: Partial<Pick<ProfileRow, "displayName" | "handle" | "bio" | "avatarFileId" | "socialLinks">>;
+  },
+): Promise<ProfileRow | null> {
+  const [row] = await db
+    .update(creatorProfiles)
+    .set({ ...params.set, updatedAt: new Date() })
+    .where(and(eq(creatorProfiles.id, params.id), eq(creatorProfiles.ownerId, params.ownerId)))
+    .returning(profileColumns);
+  return row ?? null;
+}
+
+export async function deleteProfile(db: DbOrTx, params: { ownerId: string; id: string }) {
+  const rows = await db
+    .delete(creatorProfiles)
+    .where(and(eq(creatorProfiles.id, params.id), eq(creatorProfiles.ownerId, params.ownerId)))
+    .returning({ id: creatorProfiles.id });
+  return rows.length > 0;
+}
+
+/** Links of a profile that still exist for buyers or their creator (not deleted). */
+export async function countLiveLinksOfProfile(db: DbOrTx, params: { ownerId: string; profileId: string }) {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(links)
+    .where(
+      and(eq(links.ownerId, params.ownerId), eq(links.profileId, params.profileId), isNull(links.deletedAt)),
+    );
+  return row?.n ?? 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links
+
+export async function listLinks(
+  db: DbOrTx,
+  params: { ownerId: string; cursor?: string; limit: number },
+): Promise<LinkRow[]> {
+  // Keyset on (created_at, id) read from the cursor's own row, so the timestamp keeps its
+  // microseconds (a JavaScript Date would round them and skip or repeat rows).
+  const after = params.cursor
+    ? sql`(${links.createdAt}, ${links.id}) < (select l.created_at, l.id from links l where l.id = ${params.cursor} and l.owner_id = ${params.ownerId})`
+    : undefined;
+  return db
+    .select(linkColumns)
+    .from(links)
+    .where(and(eq(links.ownerId, params.ownerId), isNull(links.deletedAt), after))
+    .orderBy(desc(links.createdAt), desc(links.id))
+    .limit(params.limit);
+}
+
+export async function findLink(db: DbOrTx, params: { ownerId: string; id: string }): Promise<LinkRow | null> {
+  const [row] = await db
+    .select(linkColumns)
+    .from(links)
+    .where(and(eq(links.id, params.id), eq(links.ownerId, params.ownerId), isNull(links.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertLink(
+  db: DbOrTx,
+  params: {
+    ownerId: string;
+    profileId: string;
+    fileId: string | null;
+    title: string;
+    description: string;
+    priceMinor: number;
+    currency: LinkRow["currency"];
+    stockLimit: number | null;
+    token: string;
+  },
+): Promise<LinkRow> {
+  const [row] = await db.insert(links).values(params).returning(linkColumns);
+  if (!row) throw new Error("link not inserted");
+  return row;
+}
+
+export type LinkChanges = Partial<
+  Pick<
+    LinkRow,
+    "profileId" | "fileId" | "title" | "description" | "priceMinor" | "currency" | "stockLimit" | "status"
+  >
+>;
+
+/**
+ * Changes a live link of the owner. A removed link's status is moderation's: the `where` refuses
+ * any status change on it, even if a caller forgot to check.
+ */
+export async function updateLink(
+  db: DbOrTx,
+  params: { ownerId: string; id: string; set: LinkChanges },
+): Promise<LinkRow | null> {
+  const [row] = await db
+    .update(links)
+    .set({ ...params.set, updatedAt: new Date() })
+    .where(
+      and(
+        eq(links.id, params.id),
+        eq(links.ownerId, params.ownerId),
+        isNull(links.deletedAt),
+        params.set.status ? ne(links.status, "removed") : undefined,
+      ),
+    )
+    .returning(linkColumns);
+  return row ?? null;
+}
+
+/** Archives a link that has sales (orders keep pointing at it); erases one without. */
+export async function deleteLink(db: DbOrTx, params: { ownerId: string; id: string }) {
+  const owned = and(eq(links.id, params.id), eq(links.ownerId, params.ownerId), isNull(links.deletedAt));
+  const erased = await db
+    .delete(links)
+    .where(and(owned, eq(links.salesCount, 0)))
+    .returning({ id: links.id });
+  if (erased.length > 0) return true;
+  const archived = await db
+    .update(links)
+    .set({ deletedAt: new Date(), updatedAt: new Date() })
+    .where(owned)
+    .returning({ id: links.id });
+  if (archived.length === 0) return false;
+  // An archived link leaves the creator page; its promo restrictions stay for the records.
+  await db.delete(portfolioEntries).where(eq(portfolioEntries.linkId, params.id));
+  return true;
+}
+
+/** The owner's live links among `ids`, with what the portfolio and promo rules need. */
+export function findOwnedLinks(db: DbOrTx, params: { ownerId: string; ids: string[] }) {
+  if (params.ids.length === 0) return Promise.resolve([]);
+  return db
+    .select({ id: links.id, profileId: links.profileId, status: links.status })
+    .from(links)
+    .where(and(eq(links.ownerId, params.ownerId), inArray(links.id, params.ids), isNull(links.deletedAt)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Portfolio
+
+export async function portfolioLinkIds(db: DbOrTx, params: { ownerId: string; profileId: string }) {
+  const rows = await db
+    .select({ linkId: portfolioEntries.linkId })
+    .from(portfolioEntries)
+    .innerJoin(creatorProfiles, eq(creatorProfiles.id, portfolioEntries.profileId))
+    .where(and(eq(portfolioEntries.profileId, params.profileId), eq(creatorProfiles.ownerId, params.ownerId)))
+    .orderBy(asc(portfolioEntries.position));
+  return rows.map((r) => r.linkId);
+}
+
+/** Replaces a profile's portfolio; the caller has checked that the profile and links are the owner's. */
+export async function replacePortfolio(db: DbOrTx, params: { profileId: string; linkIds: string[] }) {
+  await db.delete(portfolioEntries).where(eq(portfolioEntries.profileId, params.profileId));
+  if (params.linkIds.length === 0) return;
+  await db
+    .insert(portfolioEntries)
+    .values(params.linkIds.map((linkId, position) => ({ profileId: params.profileId, linkId, position })));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public reads: active links only, public columns only
+
+const publicLinkColumns = {
+  ownerId: links.ownerId,
+  id: links.id,
+  token: links.token,
+  title: links.title,
+  description: links.description,
+  priceMinor: links.priceMinor,
+  currency: links.currency,
+  status: links.status,
+  previewKey: files.previewKey,
+  coverKey: files.coverKey,
+  creatorId: creatorProfiles.id,
+  creatorDisplayName: creatorProfiles.displayName,
+  creatorHandle: creatorProfiles.handle,
+  creatorAvatarFileId: creatorProfiles.avatarFileId,
+};
+
+const onSale = and(eq(links.status, "active"), isNull(links.deletedAt));
+
+/** A link a buyer may see; `ownerId` and `id` are for the server's own use (promo codes), never sent. */
+export async function findPublicLink(db: DbOrTx, params: { token: string }) {
+  const [row] = await db
+    .select(publicLinkColumns)
+    .from(links)
+    .innerJoin(creatorProfiles, eq(creatorProfiles.id, links.profileId))
+    .leftJoin(files, and(eq(files.id, links.fileId), eq(files.ownerId, links.ownerId)))
+    .where(and(eq(links.token, params.token), onSale))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The public rendition of an avatar: its cover, else its preview. */
+export async function avatarKeys(db: DbOrTx, params: { fileIds: string[] }) {
+  if (params.fileIds.length === 0) return new Map<string, string | null>();
+  const rows = await db
+    .select({ id: files.id, key: sql<string | null>`coalesce(${files.coverKey}, ${files.previewKey})` })
+    .from(files)
+    .where(inArray(files.id, params.fileIds));
+  return new Map(rows.map((r) => [r.id, r.key]));
+}
+
+export async function findPublicProfile(db: DbOrTx, params: { id?: string; handle?: string }) {
+  const where = params.id
+    ? eq(creatorProfiles.id, params.id)
+    : eq(creatorProfiles.handle, params.handle ?? "");
+  const [row] = await db
+    .select({
+      id: creatorProfiles.id,
+      displayName: creatorProfiles.displayName,
+      handle: creatorProfiles.handle,
+      bio: creatorProfiles.bio,
+      socialLinks: creatorProfiles.socialLinks,
+      avatarFileId: creatorProfiles.avatarFileId,
+    })
+    .from(creatorProfiles)
+    .where(where)
+    .limit(1);
+  return row ?? null;
+}
+
+/** A profile's portfolio as buyers see it: links no longer on sale drop out. */
+export function publicPortfolio(db: DbOrTx, params: { profileId: string }) {
+  return db
+    .select(publicLinkColumns)
+    .from(portfolioEntries)
+    .innerJoin(links, eq(links.id, portfolioEntries.linkId))
+    .innerJoin(creatorProfiles, eq(creatorProfiles.id, links.profileId))
+    .leftJoin(files, and(eq(files.id, links.fileId), eq(files.ownerId, links.ownerId)))
+    .where(
+      and(eq(portfolioEntries.profileId, params.profileId), eq(links.profileId, params.profileId), onSale),
+    )
+    .orderBy(asc(portfolioEntries.position));
+}

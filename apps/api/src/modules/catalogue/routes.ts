@@ -1,0 +1,290 @@
+import {
+  catalogueIdParamsSchema,
+  createLinkBodySchema,
+  createProfileBodySchema,
+  creatorPageSchema,
+  creatorParamsSchema,
+  creatorProfileSchema,
+  linkListQuerySchema,
+  linkListResponseSchema,
+  linkSchema,
+  messageResponseSchema,
+  portfolioBodySchema,
+  portfolioResponseSchema,
+  profileListResponseSchema,
+  publicLinkParamsSchema,
+  publicLinkSchema,
+  quoteBodySchema,
+  quoteResponseSchema,
+  updateLinkBodySchema,
+  updateProfileBodySchema,
+} from "@salelink/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { quote } from "./promo.ts";
+import { promoCodeRoutes } from "./promo-routes.ts";
+import * as service from "./service.ts";
+
+/** Public pages may be cached briefly by browsers and CDNs; an edit shows within half a minute. */
+const PUBLIC_CACHE = "public, max-age=30, stale-while-revalidate=300";
+
+/** Owner routes answer 404 for another account's rows (never 403): they reveal nothing. */
+export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = async (app, deps) => {
+  const { db } = deps;
+  const auth = { auth: "user" } as const;
+
+  // --- Profiles -------------------------------------------------------------------------------
+  const profileTags = ["profiles"];
+  app.get(
+    "/profiles",
+    {
+      config: auth,
+      schema: {
+        tags: profileTags,
+        summary: "My creator profiles",
+        response: { 200: profileListResponseSchema },
+      },
+    },
+    async (request) => ({ items: await service.listProfiles(db, (await request.requireUser()).id) }),
+  );
+
+  app.post(
+    "/profiles",
+    {
+      config: auth,
+      schema: {
+        tags: profileTags,
+        summary: "Create a creator profile",
+        body: createProfileBodySchema,
+        response: { 201: creatorProfileSchema },
+      },
+    },
+    async (request, reply) => {
+      const profile = await service.createProfile(db, (await request.requireUser()).id, request.body);
+      return reply.code(201).send(profile);
+    },
+  );
+
+  app.patch(
+    "/profiles/:id",
+    {
+      config: auth,
+      schema: {
+        tags: profileTags,
+        summary: "Edit one of my creator profiles",
+        params: catalogueIdParamsSchema,
+        body: updateProfileBodySchema,
+        response: { 200: creatorProfileSchema },
+      },
+    },
+    async (request) =>
+      service.updateProfile(db, (await request.requireUser()).id, request.params.id, request.body),
+  );
+
+  app.delete(
+    "/profiles/:id",
+    {
+      config: auth,
+      schema: {
+        tags: profileTags,
+        summary: "Delete one of my creator profiles (refused while it has links)",
+        params: catalogueIdParamsSchema,
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request) => {
+      await service.deleteProfile(db, (await request.requireUser()).id, request.params.id);
+      return { message: request.t("Profile deleted.") };
+    },
+  );
+
+  app.get(
+    "/profiles/:id/portfolio",
+    {
+      config: auth,
+      schema: {
+        tags: profileTags,
+        summary: "The links shown on a profile's creator page, in order",
+        params: catalogueIdParamsSchema,
+        response: { 200: portfolioResponseSchema },
+      },
+    },
+    async (request) => ({
+      linkIds: await service.getPortfolio(db, (await request.requireUser()).id, request.params.id),
+    }),
+  );
+
+  app.put(
+    "/profiles/:id/portfolio",
+    {
+      config: auth,
+      schema: {
+        tags: profileTags,
+        summary: "Choose and order the links shown on a profile's creator page",
+        params: catalogueIdParamsSchema,
+        body: portfolioBodySchema,
+        response: { 200: portfolioResponseSchema },
+      },
+    },
+    async (request) => ({
+      linkIds: await service.setPortfolio(
+        db,
+        (await request.requireUser()).id,
+        request.params.id,
+        request.body.linkIds,
+      ),
+    }),
+  );
+
+  // --- Links ----------------------------------------------------------------------------------
+  const linkTags = ["links"];
+  app.get(
+    "/links",
+    {
+      config: auth,
+      schema: {
+        tags: linkTags,
+        summary: "My links with their sales counts, newest first",
+        querystring: linkListQuerySchema,
+        response: { 200: linkListResponseSchema },
+      },
+    },
+    async (request) => service.listLinks(db, (await request.requireUser()).id, request.query),
+  );
+
+  app.post(
+    "/links",
+    {
+      config: auth,
+      schema: {
+        tags: linkTags,
+        summary: "Create a sales link",
+        body: createLinkBodySchema,
+        response: { 201: linkSchema },
+      },
+    },
+    async (request, reply) => {
+      const link = await service.createLink(deps, (await request.requireUser()).id, request.body);
+      return reply.code(201).send(link);
+    },
+  );
+
+  app.get(
+    "/links/:id",
+    {
+      config: auth,
+      schema: {
+        tags: linkTags,
+        summary: "One of my links",
+        params: catalogueIdParamsSchema,
+        response: { 200: linkSchema },
+      },
+    },
+    async (request) => service.getLink(db, (await request.requireUser()).id, request.params.id),
+  );
+
+  app.patch(
+    "/links/:id",
+    {
+      config: auth,
+      schema: {
+        tags: linkTags,
+        summary: "Edit one of my links",
+        params: catalogueIdParamsSchema,
+        body: updateLinkBodySchema,
+        response: { 200: linkSchema },
+      },
+    },
+    async (request) =>
+      service.updateLink(deps, (await request.requireUser()).id, request.params.id, request.body),
+  );
+
+  app.delete(
+    "/links/:id",
+    {
+      config: auth,
+      schema: {
+        tags: linkTags,
+        summary: "Delete one of my links (archived when it has sales)",
+        params: catalogueIdParamsSchema,
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request) => {
+      await service.deleteLink(db, (await request.requireUser()).id, request.params.id);
+      return { message: request.t("Link deleted.") };
+    },
+  );
+
+  for (const [action, paused] of [
+    ["pause", true],
+    ["resume", false],
+  ] as const) {
+    app.post(
+      `/links/:id/${action}`,
+      {
+        config: auth,
+        schema: {
+          tags: linkTags,
+          summary: paused ? "Stop selling one of my links" : "Sell a paused link again",
+          params: catalogueIdParamsSchema,
+          response: { 200: linkSchema },
+        },
+      },
+      async (request) =>
+        service.setLinkPaused(db, (await request.requireUser()).id, request.params.id, paused),
+    );
+  }
+
+  await app.register(promoCodeRoutes, deps);
+
+  // --- Public ---------------------------------------------------------------------------------
+  const publicTags = ["public"];
+  app.get(
+    "/public/links/:token",
+    {
+      schema: {
+        tags: publicTags,
+        summary: "What a buyer sees of a link before paying (404 unless it is on sale)",
+        params: publicLinkParamsSchema,
+        response: { 200: publicLinkSchema },
+      },
+    },
+    async (request, reply) => {
+      // Set first, so a 404 is cached as briefly as a hit: bad tokens do not reach the database each time.
+      reply.header("cache-control", PUBLIC_CACHE);
+      return service.publicLink(db, request.params.token);
+    },
+  );
+
+  app.post(
+    "/public/links/:token/quote",
+    {
+      // A quote changes nothing (the code is used at checkout), so buyers may ask during maintenance.
+      config: { maintenance: "allow" },
+      schema: {
+        tags: publicTags,
+        summary: "The price to pay for a link, with an optional promo code",
+        params: publicLinkParamsSchema,
+        body: quoteBodySchema,
+        response: { 200: quoteResponseSchema },
+      },
+    },
+    async (request) => quote(deps, request.params.token, request.body),
+  );
+
+  app.get(
+    "/creators/:idOrHandle",
+    {
+      schema: {
+        tags: publicTags,
+        summary: "A creator page: the profile and its portfolio",
+        params: creatorParamsSchema,
+        response: { 200: creatorPageSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", PUBLIC_CACHE);
+      return service.creatorPage(db, request.params.idOrHandle);
+    },
+  );
+};
