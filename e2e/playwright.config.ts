@@ -62,6 +62,8 @@ export default defineConfig({
         LOG_LEVEL: "warn",
         SEED_DEMO: "true",
         MAINTENANCE_CACHE_SECONDS: "0",
+        // Clients re-check after the cooldown the API announces (60 s in production).
+        MAINTENANCE_RECHECK_MS: "1000",
         // Every browser test signs in from 127.0.0.1: the limits themselves are tested in the API suite.
         RATE_LIMIT_SIGNIN_MAX: "1000",
         RATE_LIMIT_SIGNUP_MAX: "1000",

@@ -71,18 +71,20 @@ test.describe("public pages", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create your account");
   });
 
-  test("a ref token in any URL is kept for 30 days, last one wins", async ({ page, consoleErrors: _ }) => {
+  test("a ref token in any URL is kept at once, last one wins", async ({ page, consoleErrors: _ }) => {
     const stored = () =>
       page.evaluate(() => {
         const raw = localStorage.getItem("affiliate-ref");
-        return raw ? (JSON.parse(raw) as { token: string; expiresAt: number }) : null;
+        return raw ? (JSON.parse(raw) as { token: string; at: number }) : null;
       });
     await page.goto("/blog?ref=first-token");
     await expect.poll(async () => (await stored())?.token).toBe("first-token");
     await page.goto("/affiliate?ref=second-token");
     await expect.poll(async () => (await stored())?.token).toBe("second-token");
-    const days = (((await stored())?.expiresAt ?? 0) - Date.now()) / 86_400_000;
-    expect(days).toBeGreaterThan(29.9);
-    expect(days).toBeLessThanOrEqual(30);
+    expect(Math.abs(Date.now() - ((await stored())?.at ?? 0))).toBeLessThan(60_000);
+    // A malformed token never replaces a good one.
+    await page.goto("/blog?ref=%3Cscript%3E");
+    await page.waitForLoadState("networkidle");
+    expect((await stored())?.token).toBe("second-token");
   });
 });

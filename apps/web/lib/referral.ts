@@ -1,24 +1,34 @@
-/** The spec's affiliate state: one token string, kept in local storage with its expiry. */
+/**
+ * The spec's affiliate state: one token string, kept in local storage. It is stored at once with
+ * the time it was seen (last click wins); the configured window (AFFILIATE_COOKIE_DAYS) is applied
+ * when it is read, so a visitor who moves on before the settings arrive keeps their referral.
+ */
 const KEY = "affiliate-ref";
 const tokenPattern = /^[A-Za-z0-9_-]{4,64}$/;
+const DAY_MS = 86_400_000;
 
-export function storeReferral(token: string, days: number, now = Date.now()): boolean {
-  if (!tokenPattern.test(token)) return false;
+type StoreLike = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+const browserStore = (): StoreLike | null => (typeof localStorage === "undefined" ? null : localStorage);
+
+export function storeReferral(token: string, now = Date.now(), store = browserStore()): boolean {
+  if (!store || !tokenPattern.test(token)) return false;
   try {
-    localStorage.setItem(KEY, JSON.stringify({ token, expiresAt: now + days * 86_400_000 }));
+    store.setItem(KEY, JSON.stringify({ token, at: now }));
     return true;
   } catch {
     return false;
   }
 }
 
-export function readReferral(now = Date.now()): string | null {
+/** The stored token if it was seen within `days`; an older one is forgotten. */
+export function readReferral(days: number, now = Date.now(), store = browserStore()): string | null {
+  if (!store) return null;
   try {
-    const raw = localStorage.getItem(KEY);
+    const raw = store.getItem(KEY);
     if (!raw) return null;
-    const value = JSON.parse(raw) as { token?: unknown; expiresAt?: unknown };
-    if (typeof value.token !== "string" || typeof value.expiresAt !== "number" || value.expiresAt <= now) {
-      localStorage.removeItem(KEY);
+    const value = JSON.parse(raw) as { token?: unknown; at?: unknown };
+    if (typeof value.token !== "string" || typeof value.at !== "number" || now - value.at > days * DAY_MS) {
+      store.removeItem(KEY);
       return null;
     }
     return value.token;

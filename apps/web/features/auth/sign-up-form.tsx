@@ -12,6 +12,7 @@ import { BotCheckField } from "@/features/bot-check/bot-check-field.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors, zodFieldErrors } from "@/lib/form-errors.ts";
 import { readReferral } from "@/lib/referral.ts";
+import { runtimeConfig } from "@/lib/runtime-config.ts";
 
 export function SignUpForm() {
   const t = useTranslations("signup");
@@ -38,7 +39,7 @@ export function SignUpForm() {
     setErrors({});
     setPending(true);
     try {
-      const ref = readReferral();
+      const ref = readReferral((await runtimeConfig()).referralDays);
       const query = ref ? `?ref=${encodeURIComponent(ref)}` : "";
       await api(`/auth/signup${query}`, { method: "POST", body: parsed.data, schema: messageResponseSchema });
       router.push(`/verify-email?email=${encodeURIComponent(parsed.data.email)}`);

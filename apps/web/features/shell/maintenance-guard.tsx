@@ -18,19 +18,23 @@ export function MaintenanceGuard() {
   const lastCheck = useRef<{ at: number; cooldown: number } | null>(null);
   const [on, setOn] = useState<boolean | null>(null);
 
+  // Checks are never cancelled: the answer of the latest one wins, whatever order they arrive in.
+  const latest = useRef(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the check runs on navigation.
   useEffect(() => {
     const last = lastCheck.current;
     if (last && Date.now() - last.at < Math.min(last.cooldown, maintenanceRecheckMs)) return;
     lastCheck.current = { at: Date.now(), cooldown: maintenanceRecheckMs };
-    const controller = new AbortController();
-    api("/maintenance", { schema: maintenanceStatusSchema, signal: controller.signal })
+    const id = ++latest.current;
+    api("/maintenance", { schema: maintenanceStatusSchema })
       .then((status) => {
+        if (id !== latest.current) return;
         lastCheck.current = { at: Date.now(), cooldown: status.cooldown ?? maintenanceRecheckMs };
         setOn(status.maintenance);
       })
-      .catch(() => setOn(false));
-    return () => controller.abort();
+      .catch(() => {
+        if (id === latest.current) setOn(false);
+      });
   }, [pathname]);
 
   useEffect(() => {

@@ -3,7 +3,6 @@
 import { usePathname } from "next/navigation";
 import { useEffect } from "react";
 import { storeReferral } from "@/lib/referral.ts";
-import { runtimeConfig } from "@/lib/runtime-config.ts";
 
 /**
  * Spec section 2: `ref`, `emailToken` and `deletionToken` are read on any page. The affiliate
@@ -14,10 +13,7 @@ export function QueryParams() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: read again on every navigation.
   useEffect(() => {
     const ref = new URLSearchParams(window.location.search).get("ref");
-    if (!ref) return;
-    runtimeConfig()
-      .then((cfg) => storeReferral(ref, cfg.referralDays))
-      .catch(() => undefined);
+    if (ref) storeReferral(ref);
   }, [pathname]);
   return null;
 }
