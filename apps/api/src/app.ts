@@ -24,6 +24,7 @@ import { devMailEnabled, devMailRoutes } from "./modules/mail/routes.ts";
 import { maintenanceRoutes } from "./modules/maintenance/routes.ts";
 import { MaintenanceService } from "./modules/maintenance/service.ts";
 import { profileRoutes } from "./modules/profile/routes.ts";
+import { uploadRoutes } from "./modules/uploads/routes.ts";
 import { authPlugin } from "./plugins/auth.ts";
 import { registerErrorHandler } from "./plugins/error-handler.ts";
 import { i18nPlugin } from "./plugins/i18n.ts";
@@ -187,6 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, authDeps);
   await app.register(profileRoutes, authDeps);
   await app.register(catalogueRoutes, { db, config });
+  await app.register(uploadRoutes, { db, config });
   if (devMailEnabled(config.NODE_ENV, config.mail.MAIL_PROVIDER)) await app.register(devMailRoutes, { db });
 
   return app;

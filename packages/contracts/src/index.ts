@@ -8,3 +8,4 @@ export * from "./health.ts";
 export * from "./locales.ts";
 export * from "./maintenance.ts";
 export * from "./profile.ts";
+export * from "./uploads.ts";

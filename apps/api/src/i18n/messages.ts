@@ -200,6 +200,15 @@ export const messages: Record<string, { fr: string; es: string }> = {
     fr: "Ce code promo est en {promoCurrency}, le prix en {priceCurrency}.",
     es: "Este código promocional está en {promoCurrency} y el precio en {priceCurrency}.",
   },
+  // Uploads (the spec's rejection texts)
+  "File is of invalid type": {
+    fr: "Le type de fichier n'est pas valide",
+    es: "El tipo de archivo no es válido",
+  },
+  "File is too large": { fr: "Le fichier est trop volumineux", es: "El archivo es demasiado grande" },
+  "File is too small": { fr: "Le fichier est trop petit", es: "El archivo es demasiado pequeño" },
+  "Max files": { fr: "Nombre maximal de fichiers atteint", es: "Número máximo de archivos alcanzado" },
+  "A file is required.": { fr: "Un fichier est requis.", es: "Se requiere un archivo." },
 };
 
 /** The English text in `locale`, with `{name}` placeholders filled; unknown texts stay English. */

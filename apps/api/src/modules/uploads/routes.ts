@@ -1,0 +1,89 @@
+import fastifyMultipart from "@fastify/multipart";
+import { uploadedFileSchema, uploadQuerySchema } from "@salelink/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import { AppError } from "../../lib/errors.ts";
+import { attachmentDisposition, verifyLocalSignature } from "../../providers/storage/index.ts";
+import { receiveUpload, storeUpload, UPLOAD_RULES } from "./service.ts";
+
+export interface UploadRoutesDeps {
+  db: Db;
+  config: Config;
+}
+
+const filesParamsSchema = z.object({ "*": z.string() });
+const filesQuerySchema = z.object({
+  expires: z.string().optional(),
+  sig: z.string().optional(),
+  name: z.string().optional(),
+});
+
+/** `POST /upload`, and `GET /files/*` serving the local disk storage's signed URLs. */
+export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesDeps> = async (app, deps) => {
+  const { db, config } = deps;
+  const storage = app.services.storage;
+
+  // Encapsulated: multipart bodies are parsed for this plugin's routes only.
+  await app.register(fastifyMultipart, { limits: { files: 2, fields: 20, parts: 30 } });
+
+  app.post(
+    "/upload",
+    {
+      config: { auth: "user" },
+      schema: {
+        tags: ["uploads"],
+        summary: "Upload one file (multipart field `file`); the type is read from its bytes",
+        querystring: uploadQuerySchema,
+        response: { 201: uploadedFileSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await request.requireUser();
+      const { use } = request.query;
+      if (!request.isMultipart()) throw new AppError("BadRequestException", "The request is malformed.");
+      // One byte past the limit is enough to know the file is too large.
+      const parts = request.parts({ limits: { fileSize: UPLOAD_RULES[use].maxBytes + 1 } });
+      const received = await receiveUpload(parts, use);
+      const file = await storeUpload({ db, storage }, user.id, use, received);
+      return reply.code(201).send(file);
+    },
+  );
+
+  if (storage.kind === "local") {
+    app.get(
+      "/files/*",
+      {
+        schema: {
+          tags: ["uploads"],
+          summary: "A stored object, through a signed URL of the local disk storage",
+          params: filesParamsSchema,
+          querystring: filesQuerySchema,
+        },
+      },
+      async (request, reply) => {
+        const key = request.params["*"];
+        const { expires, sig, name } = request.query;
+        const valid = verifyLocalSignature({
+          key,
+          expires,
+          sig,
+          secret: config.appSecret,
+          ...(name !== undefined ? { downloadName: name } : {}),
+        });
+        if (!valid) throw new AppError("NotFoundException", "Not found.");
+        const head = await storage.head(key);
+        if (!head) throw new AppError("NotFoundException", "Not found.");
+        const body = await storage.get(key);
+        reply
+          .type(head.contentType)
+          .header("content-length", head.size)
+          .header("x-content-type-options", "nosniff")
+          .header("cache-control", "private, no-store");
+        if (name !== undefined) reply.header("content-disposition", attachmentDisposition(name));
+        return reply.send(body);
+      },
+    );
+  }
+};

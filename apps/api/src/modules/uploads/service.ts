@@ -1,0 +1,237 @@
+import { randomUUID } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { Multipart } from "@fastify/multipart";
+import type { UploadedFile, UploadUse } from "@salelink/contracts";
+import type { Db } from "../../db/client.ts";
+import { files } from "../../db/schema/index.ts";
+import { AppError, validation } from "../../lib/errors.ts";
+import { checkUpload, type FileKind, SNIFF_BYTES, type UploadRules } from "../../lib/file-types.ts";
+import { coverImage, ImageRejectedError, imagePreview } from "../../lib/images.ts";
+import type { ObjectStorage } from "../../providers/storage/index.ts";
+
+const MiB = 1024 * 1024;
+
+/**
+ * Limits per use. The spec's defaults are no type restriction and no size limit (DESIGN section 5);
+ * each use sets its own: paid content may be anything up to 500 MiB, avatars and covers are images
+ * small enough to resize on the fly. An empty file is refused everywhere: it can be neither sold nor
+ * shown.
+ */
+export const UPLOAD_RULES: Readonly<
+  Record<UploadUse, Required<Pick<UploadRules, "maxBytes" | "minBytes">> & UploadRules>
+> = {
+  content: { maxBytes: 500 * MiB, minBytes: 1 },
+  avatar: { accept: ["image"], maxBytes: 5 * MiB, minBytes: 1 },
+  cover: { accept: ["image"], maxBytes: 10 * MiB, minBytes: 1 },
+};
+
+/**
+ * Images up to this size get a blurred preview and a cover; larger ones (only possible as paid
+ * content) are shown as a generic card rather than decoded in memory.
+ */
+export const PREVIEW_SOURCE_MAX_BYTES = 50 * MiB;
+
+/** Longest original name kept, in characters. */
+export const ORIGINAL_NAME_MAX = 200;
+
+export interface UploadDeps {
+  db: Db;
+  storage: ObjectStorage;
+}
+
+/** The client's name, kept for downloads only: no path, no control characters, at most 200 characters. */
+export function sanitizeFileName(name: string | undefined): string {
+  const base = (name ?? "").split(/[/\\]/).pop() ?? "";
+  const cleaned = base
+    .replace(/[\p{Cc}\p{Cf}]/gu, "")
+    .trim()
+    .replace(/^\.+/, "");
+  return Array.from(cleaned).slice(0, ORIGINAL_NAME_MAX).join("").trim() || "file";
+}
+
+const tooLarge = () =>
+  new AppError("PayloadTooLargeException", "The request is too large.", { file: ["File is too large"] });
+const maxFiles = () => validation({ file: ["Max files"] });
+
+class LimitExceeded extends Error {}
+
+interface Received {
+  tmpPath: string;
+  head: Buffer;
+  size: number;
+  declaredName: string | undefined;
+}
+
+/** Streams one file part to a temp file, keeping its head for sniffing; stops past `maxBytes`. */
+async function receiveToTemp(
+  part: Readable,
+  maxBytes: number,
+  declaredName: string | undefined,
+): Promise<Received> {
+  const tmpPath = path.join(os.tmpdir(), `salelink-upload-${randomUUID()}.part`);
+  const headChunks: Buffer[] = [];
+  let headLength = 0;
+  let size = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        callback(new LimitExceeded());
+        return;
+      }
+      if (headLength < SNIFF_BYTES) {
+        const piece = chunk.subarray(0, SNIFF_BYTES - headLength);
+        headChunks.push(piece);
+        headLength += piece.length;
+      }
+      callback(null, chunk);
+    },
+  });
+  try {
+    await pipeline(part, counter, createWriteStream(tmpPath, { flags: "wx" }));
+  } catch (error) {
+    await rm(tmpPath, { force: true });
+    if (error instanceof LimitExceeded || isFileTooLarge(error)) throw tooLarge();
+    throw error;
+  }
+  return { tmpPath, head: Buffer.concat(headChunks), size, declaredName };
+}
+
+function isFileTooLarge(error: unknown): boolean {
+  return error instanceof Error && "code" in error && error.code === "FST_REQ_FILE_TOO_LARGE";
+}
+
+function isFilesLimit(error: unknown): boolean {
+  return error instanceof Error && "code" in error && error.code === "FST_FILES_LIMIT";
+}
+
+/**
+ * Reads the multipart parts: exactly one file is expected (any other file part is a 'Max files'
+ * refusal). The temp file is removed on every path but success, where the caller owns it.
+ */
+export async function receiveUpload(parts: AsyncIterable<Multipart>, use: UploadUse): Promise<Received> {
+  const rules = UPLOAD_RULES[use];
+  let received: Received | undefined;
+  let extraFile = false;
+  try {
+    for await (const part of parts) {
+      if (part.type !== "file") continue;
+      if (received || part.fieldname !== "file") {
+        extraFile = true;
+        part.file.resume();
+        continue;
+      }
+      received = await receiveToTemp(part.file, rules.maxBytes, part.filename);
+    }
+  } catch (error) {
+    if (received) await rm(received.tmpPath, { force: true });
+    if (isFilesLimit(error)) throw maxFiles();
+    if (isFileTooLarge(error)) throw tooLarge();
+    throw error;
+  }
+  if (extraFile) {
+    if (received) await rm(received.tmpPath, { force: true });
+    throw maxFiles();
+  }
+  if (!received) throw validation({ file: ["A file is required."] });
+  return received;
+}
+
+function toPublic(row: typeof files.$inferSelect): UploadedFile {
+  return {
+    id: row.id,
+    kind: row.kind as FileKind,
+    contentType: row.contentType,
+    sizeBytes: row.sizeBytes,
+    originalName: row.originalName,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Checks a received file against its use, stores it with its preview and cover (images), and
+ * records it. Always removes the temp file; removes stored objects again when a later step fails.
+ */
+export async function storeUpload(
+  deps: UploadDeps,
+  ownerId: string,
+  use: UploadUse,
+  received: Received,
+): Promise<UploadedFile> {
+  const stored: string[] = [];
+  try {
+    const check = checkUpload(
+      { bytes: received.head, size: received.size, declaredName: received.declaredName },
+      UPLOAD_RULES[use],
+    );
+    if (!check.ok) {
+      if (check.reason === "invalid-type") throw validation({ file: ["File is of invalid type"] });
+      if (check.reason === "too-large") throw validation({ file: ["File is too large"] });
+      throw validation({ file: ["File is too small"] });
+    }
+    const { type } = check;
+
+    let preview: Buffer | undefined;
+    let cover: Buffer | undefined;
+    if (type.kind === "image" && received.size <= PREVIEW_SOURCE_MAX_BYTES) {
+      const source = await readFile(received.tmpPath);
+      try {
+        preview = (await imagePreview(source, { mode: "blur" })).data;
+        cover = (await coverImage(source)).data;
+      } catch (error) {
+        if (!(error instanceof ImageRejectedError)) throw error;
+        if (error.reason === "too-many-pixels") throw validation({ file: ["File is too large"] });
+        throw validation({ file: ["File is of invalid type"] });
+      }
+    }
+
+    // One random name for the three objects, unrelated to the public file id.
+    const name = randomUUID();
+    const storageKey = `uploads/${name}`;
+    const previewKey = preview ? `previews/${name}` : null;
+    const coverKey = cover ? `covers/${name}` : null;
+
+    stored.push(storageKey);
+    await deps.storage.put(storageKey, createReadStream(received.tmpPath), {
+      contentType: type.mime,
+      contentLength: received.size,
+    });
+    if (preview && previewKey) {
+      stored.push(previewKey);
+      await deps.storage.put(previewKey, preview, {
+        contentType: "image/webp",
+        contentLength: preview.length,
+      });
+    }
+    if (cover && coverKey) {
+      stored.push(coverKey);
+      await deps.storage.put(coverKey, cover, { contentType: "image/webp", contentLength: cover.length });
+    }
+
+    const [row] = await deps.db
+      .insert(files)
+      .values({
+        ownerId,
+        storageKey,
+        contentType: type.mime,
+        kind: type.kind,
+        sizeBytes: received.size,
+        originalName: sanitizeFileName(received.declaredName),
+        previewKey,
+        coverKey,
+      })
+      .returning();
+    if (!row) throw new Error("file row not inserted");
+    stored.length = 0;
+    return toPublic(row);
+  } finally {
+    await rm(received.tmpPath, { force: true });
+    await Promise.all(stored.map((key) => deps.storage.delete(key).catch(() => undefined)));
+  }
+}
