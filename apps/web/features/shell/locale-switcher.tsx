@@ -1,21 +1,15 @@
 "use client";
 
-import {
-  type Locale,
-  localeCookieMaxAgeSeconds,
-  localeCookieName,
-  locales,
-} from "@salelink/contracts/locales";
+import { type Locale, locales } from "@salelink/contracts/locales";
 import { useLocale, useTranslations } from "next-intl";
+import { setLanguageCookie } from "@/lib/language-cookie.ts";
 
 /** Sets the language cookie for 365 days (spec section 9) and reloads in the new language. */
 export function LocaleSwitcher() {
   const t = useTranslations("locale");
   const current = useLocale();
   const change = (locale: Locale) => {
-    const secure = window.location.protocol === "https:" ? "; secure" : "";
-    // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from Safari and Firefox.
-    document.cookie = `${localeCookieName}=${locale}; path=/; max-age=${localeCookieMaxAgeSeconds}; samesite=lax${secure}`;
+    setLanguageCookie(locale);
     window.location.reload();
   };
   return (

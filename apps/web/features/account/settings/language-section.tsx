@@ -1,16 +1,11 @@
 "use client";
 
-import {
-  type Locale,
-  localeCookieMaxAgeSeconds,
-  localeCookieName,
-  locales,
-  messageResponseSchema,
-} from "@salelink/contracts";
+import { type Locale, locales, messageResponseSchema } from "@salelink/contracts";
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { toast } from "sonner";
 import { api } from "@/lib/api.ts";
+import { setLanguageCookie } from "@/lib/language-cookie.ts";
 
 /** The account's language: e-mails are written in it, and the site switches to it. */
 export function LanguageSection() {
@@ -23,8 +18,7 @@ export function LanguageSection() {
     setPending(true);
     try {
       await api("/profile/locale", { method: "PATCH", body: { locale }, schema: messageResponseSchema });
-      // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from Safari and Firefox.
-      document.cookie = `${localeCookieName}=${locale}; path=/; max-age=${localeCookieMaxAgeSeconds}; samesite=lax`;
+      setLanguageCookie(locale);
       window.location.reload();
     } catch {
       toast.error(t("failed"));
