@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 /**
  * The benchmark suite: starts the servers (loopback only), measures each scenario against its baseline
  * one after the other, prints a table and writes docs/benchmarks.md. Stops everything it started, also
@@ -224,6 +225,9 @@ async function startServers(options: Options, needed: Set<ServerName>): Promise<
             API_PUBLIC_URL: `http://${host}:${port}`,
             LOG_LEVEL: "warn",
             SEED_DEMO: "false",
+            // Production mode, as measured; its secret is throwaway and its providers the sandboxes.
+            APP_SECRET: randomBytes(32).toString("hex"),
+            ALLOW_SANDBOX_PROVIDERS: "true",
             JOBS_ENABLED: "false",
             // Only the bench database: never one inherited from the caller's environment.
             DATABASE_URL: undefined,
