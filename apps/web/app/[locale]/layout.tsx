@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { NextIntlClientProvider } from "next-intl";
 import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
 import type { ReactNode } from "react";
+import { shellNamespaces } from "@/components/ui/client-messages.tsx";
 import { Providers } from "@/features/shell/providers.tsx";
 import { themeScript } from "@/features/shell/theme.tsx";
 import { siteUrl } from "@/lib/metadata.ts";
@@ -11,26 +12,6 @@ import "../globals.css";
 
 export const dynamicParams = false;
 export const generateStaticParams = () => locales.map((locale) => ({ locale }));
-
-/** Message namespaces the browser needs; the rest stays on the server. */
-const clientNamespaces = [
-  "consent",
-  "theme",
-  "locale",
-  "nav",
-  "auth",
-  "maintenance",
-  "errors",
-  "signup",
-  "password",
-  "verify",
-  "tokens",
-  "botCheck",
-  "account",
-  "onboarding",
-  "settings",
-  "devMail",
-] as const;
 
 export async function generateMetadata({
   params,
@@ -66,7 +47,7 @@ export default async function RootLayout({
   if (!isLocale(locale)) notFound();
   setRequestLocale(locale);
   const messages = await getMessages();
-  const clientMessages = Object.fromEntries(clientNamespaces.map((ns) => [ns, messages[ns]]));
+  const clientMessages = Object.fromEntries(shellNamespaces.map((ns) => [ns, messages[ns]]));
   return (
     <html lang={locale} suppressHydrationWarning>
       <body>

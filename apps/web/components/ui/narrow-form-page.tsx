@@ -3,9 +3,13 @@ import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 import { pageMetadata } from "@/lib/metadata.ts";
 import { pageLocale } from "@/lib/page-locale.ts";
+import { ClientMessages } from "./client-messages.tsx";
 
 export type PageProps = { params: Promise<{ locale: string }> };
 type Texts = { namespace: string; title: string; lead: string; path: string };
+
+/** The form pages' own texts and the bot-check widget's. */
+const formNamespaces = ["signup", "password", "verify", "botCheck", "devMail"];
 
 /** Metadata of a narrow form page: title and lead from the messages, kept out of search engines. */
 export async function narrowFormMetadata({ params }: PageProps, texts: Texts): Promise<Metadata> {
@@ -29,7 +33,7 @@ export async function NarrowFormPage({
     <main className="container section narrow">
       <h1>{t(texts.title)}</h1>
       <p className="lead">{t(texts.lead)}</p>
-      {children}
+      <ClientMessages namespaces={formNamespaces}>{children}</ClientMessages>
     </main>
   );
 }

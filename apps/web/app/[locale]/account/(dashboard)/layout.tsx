@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { ClientMessages } from "@/components/ui/client-messages.tsx";
 import { DashboardNav } from "@/features/account/dashboard-nav.tsx";
 import { SiteHeader } from "@/features/shell/site-header.tsx";
 import { pageLocale } from "@/lib/page-locale.ts";
@@ -19,8 +20,10 @@ export default async function DashboardLayout({
     <div className="site">
       <SiteHeader />
       <div className="container dashboard">
-        <DashboardNav />
-        <div className="dashboard-main">{children}</div>
+        <ClientMessages namespaces={["account", "settings", "botCheck"]}>
+          <DashboardNav />
+          <div className="dashboard-main">{children}</div>
+        </ClientMessages>
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
 import { getTranslations } from "next-intl/server";
+import { ClientMessages } from "@/components/ui/client-messages.tsx";
 import { AccountGuard } from "@/features/account/account-guard.tsx";
 import { OnboardingForm } from "@/features/account/onboarding-form.tsx";
 import { pageLocale } from "@/lib/page-locale.ts";
@@ -19,11 +20,13 @@ export default async function OnboardingPage({ params }: Props) {
   const t = await getTranslations("onboarding");
   return (
     <main className="container section onboarding-page">
-      <AccountGuard rules={["auth", "email-verified", "onboarding-pending"]}>
-        <h1>{t("title")}</h1>
-        <p className="lead">{t("lead")}</p>
-        <OnboardingForm />
-      </AccountGuard>
+      <ClientMessages namespaces={["account", "onboarding"]}>
+        <AccountGuard rules={["auth", "email-verified", "onboarding-pending"]}>
+          <h1>{t("title")}</h1>
+          <p className="lead">{t("lead")}</p>
+          <OnboardingForm />
+        </AccountGuard>
+      </ClientMessages>
     </main>
   );
 }
