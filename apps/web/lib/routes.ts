@@ -29,6 +29,7 @@ const routes: Matcher[] = [
   exact("/verify-email"),
   exact("/account"),
   exact("/account/settings"),
+  exact("/account/profiles"),
   exact("/account/onboarding"),
   exact("/dev/mail"),
   exact("/robots.txt"),

@@ -6,6 +6,7 @@ import { useTranslations } from "next-intl";
 
 const items = [
   { href: "/account", key: "home" },
+  { href: "/account/profiles", key: "profiles" },
   { href: "/account/settings", key: "settings" },
 ] as const;
 

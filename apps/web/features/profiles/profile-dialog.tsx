@@ -1,0 +1,172 @@
+"use client";
+
+import {
+  type CreatorProfile,
+  createProfileBodySchema,
+  creatorProfileSchema,
+  updateProfileBodySchema,
+} from "@salelink/contracts";
+import { useTranslations } from "next-intl";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
+import { Field } from "@/components/ui/field.tsx";
+import { SubmitButton } from "@/components/ui/submit-button.tsx";
+import { api } from "@/lib/api.ts";
+import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
+
+/** Field errors keyed by their top-level field ("socialLinks.2" → "socialLinks"). */
+function topLevel(errors: FieldErrors): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [key, message] of Object.entries(errors)) out[key.split(".")[0] ?? key] ??= message;
+  return out;
+}
+
+/** The modal form that creates a profile (profile null) or edits one, prefilled. */
+export function ProfileDialog({
+  profile,
+  onClose,
+  onSaved,
+}: {
+  profile: CreatorProfile | null;
+  onClose: () => void;
+  onSaved: (profile: CreatorProfile) => void;
+}) {
+  const t = useTranslations("profiles");
+  const ref = useRef<HTMLDialogElement>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (!dialog.open) dialog.showModal();
+    dialog.querySelector<HTMLInputElement>("input")?.focus();
+  }, []);
+
+  function messageFor(field: string): string {
+    if (field === "handle") return t("errors.handle");
+    if (field === "bio") return t("errors.bio");
+    if (field === "socialLinks") return t("errors.socialLinks");
+    return t("errors.displayName");
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const f = new FormData(event.currentTarget);
+    const input = {
+      displayName: String(f.get("displayName") ?? ""),
+      handle: String(f.get("handle") ?? ""),
+      bio: String(f.get("bio") ?? ""),
+      socialLinks: String(f.get("socialLinks") ?? "")
+        .split("\n")
+        .map((line) => line.trim())
+        .filter(Boolean),
+    };
+    const parsed = profile
+      ? updateProfileBodySchema.safeParse(input)
+      : createProfileBodySchema.safeParse(input);
+    if (!parsed.success) {
+      const next: FieldErrors = {};
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0]);
+        next[key] ??= messageFor(key);
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    setPending(true);
+    try {
+      const saved = await api(profile ? `/profiles/${profile.id}` : "/profiles", {
+        method: profile ? "PATCH" : "POST",
+        body: parsed.data,
+        schema: creatorProfileSchema,
+      });
+      toast.success(profile ? t("updated") : t("created"));
+      onSaved(saved);
+    } catch (err) {
+      const fieldErrors = topLevel(apiFieldErrors(err));
+      setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: t("failed") });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <dialog
+      ref={ref}
+      className="card profile-dialog"
+      aria-labelledby="profile-dialog-title"
+      onClose={onClose}
+    >
+      <form className="form" method="post" onSubmit={onSubmit} noValidate>
+        <h2 id="profile-dialog-title">{profile ? t("editTitle") : t("createTitle")}</h2>
+        <Field
+          name="displayName"
+          label={t("displayName")}
+          defaultValue={profile?.displayName ?? ""}
+          maxLength={60}
+          error={errors.displayName}
+        />
+        <Field
+          name="handle"
+          label={t("handle")}
+          hint={t("handleHint")}
+          defaultValue={profile?.handle ?? ""}
+          autoComplete="off"
+          maxLength={30}
+          error={errors.handle}
+        />
+        <div className="field">
+          <label htmlFor="bio">{t("bio")}</label>
+          <textarea
+            id="bio"
+            name="bio"
+            rows={3}
+            maxLength={500}
+            defaultValue={profile?.bio ?? ""}
+            aria-invalid={Boolean(errors.bio)}
+            aria-describedby={errors.bio ? "bio-error" : undefined}
+          />
+          {errors.bio && (
+            <small id="bio-error" className="field-error">
+              {errors.bio}
+            </small>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor="socialLinks">{t("socialLinks")}</label>
+          <textarea
+            id="socialLinks"
+            name="socialLinks"
+            rows={5}
+            defaultValue={profile?.socialLinks.join("\n") ?? ""}
+            aria-invalid={Boolean(errors.socialLinks)}
+            aria-describedby={["socialLinks-hint", errors.socialLinks ? "socialLinks-error" : null]
+              .filter(Boolean)
+              .join(" ")}
+          />
+          <small id="socialLinks-hint" className="muted">
+            {t("socialLinksHint")}
+          </small>
+          {errors.socialLinks && (
+            <small id="socialLinks-error" className="field-error">
+              {errors.socialLinks}
+            </small>
+          )}
+        </div>
+        {errors.form && (
+          <p className="field-error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <div className="actions">
+          <SubmitButton pending={pending} pendingLabel={t("saving")} label={t("save")} />
+          <button type="button" className="btn btn-ghost" onClick={() => ref.current?.close()}>
+            {t("cancel")}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

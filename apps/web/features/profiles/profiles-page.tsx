@@ -1,0 +1,132 @@
+"use client";
+
+import { type CreatorProfile, messageResponseSchema, profileListResponseSchema } from "@salelink/contracts";
+import { useTranslations } from "next-intl";
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+import { ApiError, api } from "@/lib/api.ts";
+import { ProfileDialog } from "./profile-dialog.tsx";
+
+const excerpt = (text: string, max = 140) =>
+  text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+
+/** My creator profiles: list, create and edit in a modal, delete after a confirmation. */
+export function ProfilesPage() {
+  const t = useTranslations("profiles");
+  const [profiles, setProfiles] = useState<CreatorProfile[] | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  /** undefined: no dialog; null: creating; a profile: editing it. */
+  const [editing, setEditing] = useState<CreatorProfile | null | undefined>(undefined);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    api("/profiles", { schema: profileListResponseSchema, signal: controller.signal })
+      .then(({ items }) => setProfiles(items))
+      .catch(() => {
+        if (!controller.signal.aborted) setLoadFailed(true);
+      });
+    return () => controller.abort();
+  }, []);
+
+  function onSaved(saved: CreatorProfile) {
+    setProfiles((list) => {
+      const rest = (list ?? []).filter((p) => p.id !== saved.id);
+      return editing ? (list ?? []).map((p) => (p.id === saved.id ? saved : p)) : [...rest, saved];
+    });
+    setEditing(undefined);
+  }
+
+  async function onDelete(profile: CreatorProfile) {
+    setDeleting(true);
+    try {
+      const { message } = await api(`/profiles/${profile.id}`, {
+        method: "DELETE",
+        schema: messageResponseSchema,
+      });
+      setProfiles((list) => (list ?? []).filter((p) => p.id !== profile.id));
+      setConfirming(null);
+      toast.success(t("deleted"), { description: message });
+    } catch (err) {
+      toast.error(t("deleteFailed"), { description: err instanceof ApiError ? err.message : undefined });
+    } finally {
+      setDeleting(false);
+    }
+  }
+
+  const createButton = (
+    <button type="button" className="btn btn-primary" onClick={() => setEditing(null)}>
+      {t("create")}
+    </button>
+  );
+
+  return (
+    <section className="profiles">
+      <h1>{t("title")}</h1>
+      <p className="muted">{t("intro")}</p>
+      {loadFailed ? (
+        <p className="field-error" role="alert">
+          {t("loadFailed")}
+        </p>
+      ) : profiles === null ? (
+        <p aria-busy="true">{t("loading")}</p>
+      ) : profiles.length === 0 ? (
+        <div className="card empty-state">
+          <p>
+            <strong>{t("empty")}</strong>
+          </p>
+          <p className="muted">{t("emptyHint")}</p>
+          {createButton}
+        </div>
+      ) : (
+        <>
+          {createButton}
+          <ul className="profile-list">
+            {profiles.map((profile) => (
+              <li key={profile.id} className="card" aria-label={profile.displayName}>
+                <h2>{profile.displayName}</h2>
+                <p className="muted">@{profile.handle}</p>
+                {profile.bio && <p>{excerpt(profile.bio)}</p>}
+                {confirming === profile.id ? (
+                  <div className="actions">
+                    <p>{t("confirmDelete", { handle: profile.handle })}</p>
+                    <button
+                      type="button"
+                      className="btn btn-danger"
+                      disabled={deleting}
+                      aria-busy={deleting}
+                      onClick={() => onDelete(profile)}
+                    >
+                      {t("confirm")}
+                    </button>
+                    <button type="button" className="btn btn-ghost" onClick={() => setConfirming(null)}>
+                      {t("cancel")}
+                    </button>
+                  </div>
+                ) : (
+                  <div className="actions">
+                    <button type="button" className="btn btn-ghost" onClick={() => setEditing(profile)}>
+                      {t("edit")}
+                    </button>
+                    <button type="button" className="btn btn-ghost" onClick={() => setConfirming(profile.id)}>
+                      {t("delete")}
+                    </button>
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {editing !== undefined && (
+        <ProfileDialog
+          key={editing?.id ?? "new"}
+          profile={editing}
+          onClose={() => setEditing(undefined)}
+          onSaved={onSaved}
+        />
+      )}
+    </section>
+  );
+}
