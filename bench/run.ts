@@ -261,7 +261,7 @@ async function startServers(options: Options, needed: Set<ServerName>): Promise<
         (port) =>
           start("web", nextBin, ["start", "-p", String(port), "-H", "localhost"], {
             cwd: webDir,
-            env: { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", API_INTERNAL_URL: api.origin },
+            env: { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", API_PUBLIC_URL: api.origin },
             echo,
           }),
         nextAddress,

@@ -79,7 +79,6 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
       env: {
-        API_INTERNAL_URL: `http://127.0.0.1:${API_PORT}`,
         API_PUBLIC_URL: apiUrl,
         WEB_ORIGIN: webUrl,
         ANALYTICS_ID: "G-E2E",

@@ -10,7 +10,6 @@ const webPort = process.env.WEB_PORT ?? "3000";
 const env = {
   API_PORT: apiPort,
   API_PUBLIC_URL: process.env.API_PUBLIC_URL ?? `http://localhost:${apiPort}`,
-  API_INTERNAL_URL: process.env.API_INTERNAL_URL ?? `http://127.0.0.1:${apiPort}`,
   WEB_ORIGIN: process.env.WEB_ORIGIN ?? `http://localhost:${webPort}`,
   DATA_DIR: process.env.DATA_DIR ?? path.join(root, "data"),
 };

@@ -236,7 +236,7 @@ PostgreSQL database \`salelink_bench_<random>\` beside \`postgres://postgres@127
 \`--database-url\`) and drops it afterwards, falling back to PGlite in a temporary directory, with a
 warning, when PostgreSQL is unreachable. It stops everything it started, also on error or Ctrl-C. The
 API runs with \`LOG_LEVEL=warn\`, \`SEED_DEMO=false\`, \`JOBS_ENABLED=false\`; the web app gets
-\`API_INTERNAL_URL\` pointing at that API. Raw numbers of the last run go to
+\`API_PUBLIC_URL\` pointing at that API. Raw numbers of the last run go to
 \`bench/results/latest.json\` (ignored by git).
 
 Sections below are generated between \`<!-- bench:<name>:start -->\` and \`<!-- bench:<name>:end -->\`

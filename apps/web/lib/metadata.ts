@@ -1,8 +1,9 @@
 import type { Locale } from "@salelink/contracts/locales";
 import type { Metadata } from "next";
+import { serverEnv } from "./server-env.ts";
 
 const ogLocale: Record<Locale, string> = { en: "en_US", fr: "fr_FR", es: "es_ES" };
-export const siteUrl = process.env.WEB_ORIGIN ?? "http://localhost:3000";
+export const siteUrl = serverEnv.siteUrl;
 
 /** Title, description, Open Graph and Twitter tags of a public page. */
 export function pageMetadata(params: {

@@ -3,8 +3,6 @@ import { businessRulesEnvSchema } from "@salelink/contracts/business-rules";
 
 /** Server-side settings of the web app, read at run time (never baked into the build). */
 export const serverEnv = {
-  /** The API as the web server reaches it. */
-  apiInternalUrl: process.env.API_INTERNAL_URL ?? "http://127.0.0.1:4000",
   /** The API as browsers reach it (the spec's "API base"). */
   apiPublicUrl: process.env.API_PUBLIC_URL ?? "http://localhost:4000",
   siteUrl: process.env.WEB_ORIGIN ?? "http://localhost:3000",

@@ -22,7 +22,6 @@ interface AuthState {
   /** True between a deliberate sign-out and the next sign-in: guards must not redirect then. */
   leaving: boolean;
   refresh(): Promise<Profile | null>;
-  clear(): void;
   /** Forget the user and go to `path` (logout, password change, deletion). */
   leave(path: string): void;
 }
@@ -55,7 +54,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (profile) setLeaving(false);
     return profile;
   }, []);
-  const clear = useCallback(() => setUser(null), []);
   const leave = useCallback(
     (path: string) => {
       generation.current += 1;
@@ -72,8 +70,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [refresh]);
 
   const value = useMemo(
-    () => ({ user, authChecked, leaving, refresh, clear, leave }),
-    [user, authChecked, leaving, refresh, clear, leave],
+    () => ({ user, authChecked, leaving, refresh, leave }),
+    [user, authChecked, leaving, refresh, leave],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
