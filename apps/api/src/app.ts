@@ -17,6 +17,7 @@ import type { Db } from "./db/client.ts";
 import { JobRegistry, jobsPlugin, Worker } from "./jobs/index.ts";
 import { redactPaths, redactUrl } from "./lib/redact.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
+import { registerRevalidateJobs } from "./modules/catalogue/revalidate.ts";
 import { catalogueRoutes } from "./modules/catalogue/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { registerMailJobs } from "./modules/mail/jobs.ts";
@@ -125,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const registry = new JobRegistry();
   registerMailJobs(registry, mail);
+  registerRevalidateJobs(registry, config);
   const services: Services = {
     botCheck,
     mail,

@@ -18,6 +18,13 @@ const envSchema = z.object({
   API_PUBLIC_URL: z.url().default("http://localhost:4000"),
   /** Where the web app is served; the only origin allowed to call the API with credentials. */
   WEB_ORIGIN: z.url().default("http://localhost:3000"),
+  /**
+   * The web app's cache-invalidation route (e.g. http://127.0.0.1:3000/api/revalidate). When set, an
+   * edit to a link or profile refreshes its public pages at once; unset, they refresh within a minute.
+   */
+  WEB_REVALIDATE_URL: z.url().optional(),
+  /** Shared with the web app's REVALIDATE_SECRET; required with WEB_REVALIDATE_URL. */
+  WEB_REVALIDATE_SECRET: z.string().min(32).optional(),
   /** PostgreSQL connection string; when unset the embedded PGlite database in DATA_DIR is used. */
   DATABASE_URL: z.string().min(1).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
@@ -84,6 +91,11 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
   if (cfg.NODE_ENV === "production" && !cfg.APP_SECRET) {
     throw new ConfigError(
       "Invalid configuration:\n  APP_SECRET: required in production (32 characters or more)",
+    );
+  }
+  if (cfg.WEB_REVALIDATE_URL && !cfg.WEB_REVALIDATE_SECRET) {
+    throw new ConfigError(
+      "Invalid configuration:\n  WEB_REVALIDATE_SECRET: required with WEB_REVALIDATE_URL (32 characters or more)",
     );
   }
   if (cfg.DATABASE_URL && cfg.JOBS_ENABLED && cfg.JOBS_CONCURRENCY >= cfg.DATABASE_POOL_SIZE) {

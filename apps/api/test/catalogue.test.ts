@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { CreatorPage, CreatorProfile, Link, LinkListResponse, PublicLink } from "@salelink/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -156,7 +156,16 @@ describe("profiles", () => {
       avatarFileId: bobsFile.id,
     });
     expect(res.statusCode).toBe(404);
-    const mine = await insertFile(alice.id);
+    // A file without a public rendition (a PDF, or paid content) cannot be shown as an avatar.
+    const notAnImage = await insertFile(alice.id);
+    const refused = await call("POST", "/profiles", alice.cookie, {
+      displayName: "A",
+      handle: handle(),
+      avatarFileId: notAnImage.id,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(errorOf(refused).errors).toEqual({ avatarFileId: ["Upload an image for this."] });
+    const mine = await insertFile(alice.id, { coverKey: `covers/${randomUUID()}` });
     const ok = await createProfile(alice.cookie, { avatarFileId: mine.id });
     expect(ok.avatarFileId).toBe(mine.id);
     const patch = await call("PATCH", `/profiles/${ok.id}`, alice.cookie, { avatarFileId: bobsFile.id });
@@ -348,13 +357,21 @@ describe("links", () => {
 
 describe("public link read", () => {
   it("shows public fields only, with the cache header", async () => {
-    const avatar = await insertFile(alice.id, { coverKey: "public/avatar-cover.jpg" });
-    const paid = await insertFile(alice.id, {
-      previewKey: "public/preview.jpg",
-      coverKey: "public/cover.jpg",
-    });
+    const [avatarKey, previewKey, coverKey] = [
+      `covers/${randomUUID()}`,
+      `previews/${randomUUID()}`,
+      `covers/${randomUUID()}`,
+    ];
+    const avatar = await insertFile(alice.id, { coverKey: avatarKey });
+    const paid = await insertFile(alice.id, { previewKey });
+    const cover = await insertFile(alice.id, { coverKey });
     const profile = await createProfile(alice.cookie, { avatarFileId: avatar.id, displayName: "Ada" });
-    const link = await createLink(alice.cookie, profile.id, { fileId: paid.id, description: "Ten photos" });
+    const link = await createLink(alice.cookie, profile.id, {
+      fileId: paid.id,
+      coverFileId: cover.id,
+      description: "Ten photos",
+      stockLimit: 3,
+    });
     const res = await call("GET", `/public/links/${link.token}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers["cache-control"]).toBe("public, max-age=30, stale-while-revalidate=300");
@@ -366,13 +383,15 @@ describe("public link read", () => {
       priceMinor: 1500,
       currency: "EUR",
       status: "active",
-      previewKey: "public/preview.jpg",
-      coverKey: "public/cover.jpg",
+      previewUrl: `/media/${previewKey}`,
+      coverUrl: `/media/${coverKey}`,
+      fileKind: "image",
+      soldOut: false,
       creator: {
         id: profile.id,
         displayName: "Ada",
         handle: profile.handle,
-        avatarKey: "public/avatar-cover.jpg",
+        avatarUrl: `/media/${avatarKey}`,
       },
     });
     expect(res.body).not.toContain(alice.id);
@@ -424,7 +443,7 @@ describe("portfolio and creator page", () => {
       id: profile.id,
       displayName: "Ada",
       handle: profile.handle,
-      avatarKey: null,
+      avatarUrl: null,
       bio: "Hi",
       socialLinks: ["https://example.com/a"],
     });

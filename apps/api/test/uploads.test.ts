@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +8,7 @@ import { files } from "../src/db/schema/index.ts";
 import { sanitizeFileName } from "../src/modules/uploads/service.ts";
 import { directSessionCookie, errorOf, insertAccount } from "./accounts-helpers.ts";
 import { type TestContext, testApp } from "./helpers.ts";
+import { multipart, type Part } from "./upload-helpers.ts";
 
 const fixture = (name: string) => readFileSync(path.resolve(import.meta.dirname, "fixtures/files", name));
 const PNG = fixture("photo.png");
@@ -17,31 +17,6 @@ const PDF = fixture("document.pdf");
 let ctx: TestContext;
 let uploadsDir: string;
 let cookie: string;
-
-interface Part {
-  field?: string;
-  filename: string;
-  contentType?: string;
-  data: Buffer;
-}
-
-/** A multipart/form-data body built by hand: boundary, headers and bytes of each part. */
-function multipart(parts: Part[]): { body: Buffer; contentType: string } {
-  const boundary = `----salelink${randomBytes(8).toString("hex")}`;
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${part.field ?? "file"}"; filename="${part.filename}"\r\n` +
-          `Content-Type: ${part.contentType ?? "application/octet-stream"}\r\n\r\n`,
-      ),
-      part.data,
-      Buffer.from("\r\n"),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}
 
 function upload(use: string, parts: Part[], headers: Record<string, string> = {}) {
   const { body, contentType } = multipart(parts);
@@ -94,7 +69,7 @@ describe("POST /upload", () => {
     expect(res.statusCode).toBe(401);
   });
 
-  it("stores an avatar PNG with a blurred preview and a cover", async () => {
+  it("stores an avatar PNG with a cover rendition and no blurred preview", async () => {
     const res = await upload("avatar", [
       { filename: "../../me/photo.png", contentType: "image/png", data: PNG },
     ]);
@@ -112,11 +87,19 @@ describe("POST /upload", () => {
     expect(row?.storageKey).toMatch(/^uploads\//);
     const { storage } = ctx.app.services;
     expect(await storage.head(row?.storageKey ?? "")).toEqual({ size: PNG.length, contentType: "image/png" });
-    expect((await storage.head(row?.previewKey ?? ""))?.contentType).toBe("image/webp");
     expect((await storage.head(row?.coverKey ?? ""))?.contentType).toBe("image/webp");
-    expect(row?.previewKey).toMatch(/^previews\//);
+    expect(row?.previewKey).toBeNull();
     expect(row?.coverKey).toMatch(/^covers\//);
     expect(tempUploads()).toEqual([]);
+  });
+
+  it("gives paid image content a blurred preview only: no sharp cover of what is sold", async () => {
+    const res = await upload("content", [{ filename: "art.png", contentType: "image/png", data: PNG }]);
+    expect(res.statusCode).toBe(201);
+    const row = await rowOf(res.json<UploadedFile>().id);
+    expect(row?.previewKey).toMatch(/^previews\//);
+    expect((await ctx.app.services.storage.head(row?.previewKey ?? ""))?.contentType).toBe("image/webp");
+    expect(row?.coverKey).toBeNull();
   });
 
   it("refuses a PDF named .png as an avatar, and accepts it as content", async () => {

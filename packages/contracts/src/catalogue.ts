@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { currencySchema } from "./business-rules.ts";
+import { fileKindSchema, uploadedFileSchema } from "./uploads.ts";
 
 /*
  * The creator catalogue: profiles, links (the spec's `/links`; `/product` is the same thing seen by
@@ -137,6 +138,8 @@ const linkFields = {
   profileId: z.uuid(),
   /** The sold file, uploaded by the same account; null until it is uploaded. */
   fileId: z.uuid().nullable(),
+  /** An image uploaded with `use=cover`, shown to buyers as is; null for none. */
+  coverFileId: z.uuid().nullable(),
   /** How many may be sold; null for no limit. */
   stockLimit: z.number().int().min(1).max(1_000_000).nullable(),
 };
@@ -149,6 +152,7 @@ export const createLinkBodySchema = z.object({
   priceMinor: linkFields.priceMinor,
   currency: linkFields.currency,
   fileId: linkFields.fileId.default(null),
+  coverFileId: linkFields.coverFileId.default(null),
   stockLimit: linkFields.stockLimit.default(null),
 });
 export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
@@ -161,10 +165,17 @@ export const updateLinkBodySchema = z.object({
   priceMinor: linkFields.priceMinor.optional(),
   currency: linkFields.currency.optional(),
   fileId: linkFields.fileId.optional(),
+  coverFileId: linkFields.coverFileId.optional(),
   stockLimit: linkFields.stockLimit.optional(),
   status: z.enum(["active", "paused"]).optional(),
 });
 export type UpdateLinkBody = z.infer<typeof updateLinkBodySchema>;
+
+/**
+ * Public renditions are served by the API under `/media/…`; answers carry the path (relative to the
+ * API base), never a storage key. Null when there is none (a PDF has no preview: buyers get a card).
+ */
+export const mediaPathSchema = z.string().regex(/^\/media\/(previews|covers)\/[0-9a-f-]{36}$/);
 
 /** A link as its owner sees it. */
 export const linkSchema = z.object({
@@ -172,6 +183,11 @@ export const linkSchema = z.object({
   /** Null only for an archived link whose profile was deleted later; never served. */
   profileId: z.uuid().nullable(),
   fileId: z.uuid().nullable(),
+  /** The sold file as its owner knows it (name, kind, size). */
+  file: uploadedFileSchema.nullable(),
+  coverFileId: z.uuid().nullable(),
+  previewUrl: mediaPathSchema.nullable(),
+  coverUrl: mediaPathSchema.nullable(),
   title: z.string(),
   description: z.string(),
   priceMinor: z.number().int(),
@@ -197,6 +213,10 @@ export const linkListResponseSchema = z.object({
 });
 export type LinkListResponse = z.infer<typeof linkListResponseSchema>;
 
+/** GET /product/:id: a link seen as the thing sold. PATCH /product/:id ("set product title"). */
+export const setProductTitleBodySchema = z.object({ title: linkFields.title });
+export type SetProductTitleBody = z.infer<typeof setProductTitleBodySchema>;
+
 /** Public routes take any string: a malformed token is a 404 like an unknown one, not a 400. */
 export const publicLinkParamsSchema = z.object({ token: z.string().max(256) });
 
@@ -205,8 +225,8 @@ export const publicCreatorSchema = z.object({
   id: z.uuid(),
   displayName: z.string(),
   handle: z.string(),
-  /** Storage key of the avatar's public rendition; null when there is none yet. */
-  avatarKey: z.string().nullable(),
+  /** Path of the avatar under the API base; null when there is none. */
+  avatarUrl: mediaPathSchema.nullable(),
 });
 export type PublicCreator = z.infer<typeof publicCreatorSchema>;
 
@@ -218,9 +238,13 @@ export const publicLinkSchema = z.object({
   priceMinor: z.number().int(),
   currency: currencySchema,
   status: linkStatusSchema,
-  /** Public renditions only; the paid file's own key never leaves the API. */
-  previewKey: z.string().nullable(),
-  coverKey: z.string().nullable(),
+  /** The blurred preview of an image, and the creator's cover; the paid file never leaves the API. */
+  previewUrl: mediaPathSchema.nullable(),
+  coverUrl: mediaPathSchema.nullable(),
+  /** What the buyer gets, for the generic card; null before a file is attached. */
+  fileKind: fileKindSchema.nullable(),
+  /** True once a stock limit is reached: shown, but not for sale. */
+  soldOut: z.boolean(),
   creator: publicCreatorSchema,
 });
 export type PublicLink = z.infer<typeof publicLinkSchema>;

@@ -13,6 +13,24 @@ export const uploadQuerySchema = z.object({ use: uploadUseSchema.default("conten
 
 export const fileKinds = ["image", "video", "audio", "pdf", "archive", "other"] as const;
 export const fileKindSchema = z.enum(fileKinds);
+export type FileKind = z.infer<typeof fileKindSchema>;
+
+const MiB = 1024 * 1024;
+
+/**
+ * Limits per use, enforced by the API from the bytes and by the web before sending. The spec's
+ * defaults are no type restriction and no size limit; each use sets its own: paid content may be
+ * anything up to 500 MiB, avatars and covers are images small enough to resize on the fly. An empty
+ * file is refused everywhere: it can be neither sold nor shown. One file per upload request.
+ */
+export const uploadRules = {
+  content: { accept: null, maxBytes: 500 * MiB, minBytes: 1, maxFiles: 1 },
+  avatar: { accept: ["image"], maxBytes: 5 * MiB, minBytes: 1, maxFiles: 1 },
+  cover: { accept: ["image"], maxBytes: 10 * MiB, minBytes: 1, maxFiles: 1 },
+} as const satisfies Record<
+  UploadUse,
+  { accept: readonly FileKind[] | null; maxBytes: number; minBytes: number; maxFiles: number }
+>;
 
 /** What the owner learns about a stored file: never where the paid original is kept. */
 export const uploadedFileSchema = z.object({
@@ -31,4 +49,5 @@ export const uploadRejectionTexts = {
   tooLarge: "File is too large",
   tooSmall: "File is too small",
   maxFiles: "Max files",
+  maxTotalSize: "Maximum total size exceeded",
 } as const;

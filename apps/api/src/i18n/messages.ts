@@ -151,6 +151,10 @@ export const messages: Record<string, { fr: string; es: string }> = {
     fr: "Ce lien appartient à un autre profil.",
     es: "Este enlace pertenece a otro perfil.",
   },
+  "Upload an image for this.": {
+    fr: "Téléversez une image pour cela.",
+    es: "Sube una imagen para esto.",
+  },
   "Only active links can be shown.": {
     fr: "Seuls les liens actifs peuvent être affichés.",
     es: "Solo se pueden mostrar los enlaces activos.",

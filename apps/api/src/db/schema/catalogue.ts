@@ -15,8 +15,8 @@ import {
 import { users } from "./users.ts";
 
 /**
- * Uploaded files. The upload route (a later change) fills these rows; the catalogue only checks
- * that a file a profile or link points at belongs to the same account. `storage_key` is the paid
+ * Uploaded files, filled by the upload route; the catalogue checks that a file a profile or link
+ * points at belongs to the same account. `storage_key` is the paid
  * original and is never sent to anyone but its owner's download; previews and covers are public.
  */
 export const files = pgTable(
@@ -73,6 +73,8 @@ export const links = pgTable(
     // Deleting a profile is refused while it has live links, so only archived links lose theirs.
     profileId: uuid("profile_id").references(() => creatorProfiles.id, { onDelete: "set null" }),
     fileId: uuid("file_id").references(() => files.id, { onDelete: "set null" }),
+    /** A public image (uploaded with use=cover) shown to buyers; the sold file only gets a blurred preview. */
+    coverFileId: uuid("cover_file_id").references(() => files.id, { onDelete: "set null" }),
     title: text("title").notNull(),
     description: text("description").notNull().default(""),
     priceMinor: bigint("price_minor", { mode: "number" }).notNull(),

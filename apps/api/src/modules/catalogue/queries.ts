@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../db/client.ts";
 import { creatorProfiles, files, links, portfolioEntries } from "../../db/schema/index.ts";
 
@@ -20,10 +21,11 @@ export const profileColumns = {
 };
 export type ProfileRow = Pick<typeof creatorProfiles.$inferSelect, keyof typeof profileColumns>;
 
-export const linkColumns = {
+const linkBaseColumns = {
   id: links.id,
   profileId: links.profileId,
   fileId: links.fileId,
+  coverFileId: links.coverFileId,
   title: links.title,
   description: links.description,
   priceMinor: links.priceMinor,
@@ -35,18 +37,45 @@ export const linkColumns = {
   createdAt: links.createdAt,
   updatedAt: links.updatedAt,
 };
-export type LinkRow = Pick<typeof links.$inferSelect, keyof typeof linkColumns>;
+
+/** The sold file and the cover image of a link, joined under the link owner's id only. */
+const contentFiles = alias(files, "content_files");
+const coverFiles = alias(files, "cover_files");
+const avatarFiles = alias(files, "avatar_files");
+
+/** A link as its owner sees it: its own columns, the sold file's metadata and public renditions. */
+export const linkColumns = {
+  ...linkBaseColumns,
+  fileKind: contentFiles.kind,
+  fileContentType: contentFiles.contentType,
+  fileSizeBytes: contentFiles.sizeBytes,
+  fileOriginalName: contentFiles.originalName,
+  fileCreatedAt: contentFiles.createdAt,
+  previewKey: contentFiles.previewKey,
+  coverKey: coverFiles.coverKey,
+};
+
+/** Links with their files; every caller adds the owner's id (or the public filter) to the where. */
+function selectLinks(db: DbOrTx) {
+  return db
+    .select(linkColumns)
+    .from(links)
+    .leftJoin(contentFiles, and(eq(contentFiles.id, links.fileId), eq(contentFiles.ownerId, links.ownerId)))
+    .leftJoin(coverFiles, and(eq(coverFiles.id, links.coverFileId), eq(coverFiles.ownerId, links.ownerId)));
+}
+export type LinkRow = Awaited<ReturnType<ReturnType<typeof selectLinks>["execute"]>>[number];
 
 // ---------------------------------------------------------------------------------------------
 // Files
 
-export async function fileIsOwnedBy(db: DbOrTx, params: { ownerId: string; fileId: string }) {
+/** One of the owner's files, with what tells whether it can serve as a cover or an avatar. */
+export async function findOwnedFile(db: DbOrTx, params: { ownerId: string; fileId: string }) {
   const [row] = await db
-    .select({ id: files.id })
+    .select({ id: files.id, kind: files.kind, coverKey: files.coverKey })
     .from(files)
     .where(and(eq(files.id, params.fileId), eq(files.ownerId, params.ownerId)))
     .limit(1);
-  return row !== undefined;
+  return row ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,18 +164,14 @@ export async function listLinks(
   const after = params.cursor
     ? sql`(${links.createdAt}, ${links.id}) < (select l.created_at, l.id from links l where l.id = ${params.cursor} and l.owner_id = ${params.ownerId})`
     : undefined;
-  return db
-    .select(linkColumns)
-    .from(links)
+  return selectLinks(db)
     .where(and(eq(links.ownerId, params.ownerId), isNull(links.deletedAt), after))
     .orderBy(desc(links.createdAt), desc(links.id))
     .limit(params.limit);
 }
 
 export async function findLink(db: DbOrTx, params: { ownerId: string; id: string }): Promise<LinkRow | null> {
-  const [row] = await db
-    .select(linkColumns)
-    .from(links)
+  const [row] = await selectLinks(db)
     .where(and(eq(links.id, params.id), eq(links.ownerId, params.ownerId), isNull(links.deletedAt)))
     .limit(1);
   return row ?? null;
@@ -158,6 +183,7 @@ export async function insertLink(
     ownerId: string;
     profileId: string;
     fileId: string | null;
+    coverFileId: string | null;
     title: string;
     description: string;
     priceMinor: number;
@@ -165,16 +191,24 @@ export async function insertLink(
     stockLimit: number | null;
     token: string;
   },
-): Promise<LinkRow> {
-  const [row] = await db.insert(links).values(params).returning(linkColumns);
+): Promise<string> {
+  const [row] = await db.insert(links).values(params).returning({ id: links.id });
   if (!row) throw new Error("link not inserted");
-  return row;
+  return row.id;
 }
 
 export type LinkChanges = Partial<
   Pick<
     LinkRow,
-    "profileId" | "fileId" | "title" | "description" | "priceMinor" | "currency" | "stockLimit" | "status"
+    | "profileId"
+    | "fileId"
+    | "coverFileId"
+    | "title"
+    | "description"
+    | "priceMinor"
+    | "currency"
+    | "stockLimit"
+    | "status"
   >
 >;
 
@@ -185,8 +219,8 @@ export type LinkChanges = Partial<
 export async function updateLink(
   db: DbOrTx,
   params: { ownerId: string; id: string; set: LinkChanges },
-): Promise<LinkRow | null> {
-  const [row] = await db
+): Promise<boolean> {
+  const rows = await db
     .update(links)
     .set({ ...params.set, updatedAt: new Date() })
     .where(
@@ -197,8 +231,8 @@ export async function updateLink(
         params.set.status ? ne(links.status, "removed") : undefined,
       ),
     )
-    .returning(linkColumns);
-  return row ?? null;
+    .returning({ id: links.id });
+  return rows.length > 0;
 }
 
 /** Archives a link that has sales (orders keep pointing at it); erases one without. */
@@ -263,36 +297,41 @@ const publicLinkColumns = {
   priceMinor: links.priceMinor,
   currency: links.currency,
   status: links.status,
-  previewKey: files.previewKey,
-  coverKey: files.coverKey,
+  stockLimit: links.stockLimit,
+  salesCount: links.salesCount,
+  previewKey: contentFiles.previewKey,
+  fileKind: contentFiles.kind,
+  coverKey: coverFiles.coverKey,
   creatorId: creatorProfiles.id,
   creatorDisplayName: creatorProfiles.displayName,
   creatorHandle: creatorProfiles.handle,
-  creatorAvatarFileId: creatorProfiles.avatarFileId,
+  // Avatars uploaded before renditions were per use may only have a preview.
+  creatorAvatarKey: sql<string | null>`coalesce(${avatarFiles.coverKey}, ${avatarFiles.previewKey})`,
 };
 
 const onSale = and(eq(links.status, "active"), isNull(links.deletedAt));
 
-/** A link a buyer may see; `ownerId` and `id` are for the server's own use (promo codes), never sent. */
-export async function findPublicLink(db: DbOrTx, params: { token: string }) {
-  const [row] = await db
+/** Links with their creator and public renditions, in one query: a buyer's page is one round trip. */
+function selectPublicLinks(db: DbOrTx) {
+  return db
     .select(publicLinkColumns)
     .from(links)
     .innerJoin(creatorProfiles, eq(creatorProfiles.id, links.profileId))
-    .leftJoin(files, and(eq(files.id, links.fileId), eq(files.ownerId, links.ownerId)))
+    .leftJoin(contentFiles, and(eq(contentFiles.id, links.fileId), eq(contentFiles.ownerId, links.ownerId)))
+    .leftJoin(coverFiles, and(eq(coverFiles.id, links.coverFileId), eq(coverFiles.ownerId, links.ownerId)))
+    .leftJoin(
+      avatarFiles,
+      and(eq(avatarFiles.id, creatorProfiles.avatarFileId), eq(avatarFiles.ownerId, creatorProfiles.ownerId)),
+    );
+}
+export type PublicLinkRow = Awaited<ReturnType<ReturnType<typeof selectPublicLinks>["execute"]>>[number];
+
+/** A link a buyer may see; `ownerId` and `id` are for the server's own use (promo codes), never sent. */
+export async function findPublicLink(db: DbOrTx, params: { token: string }) {
+  const [row] = await selectPublicLinks(db)
     .where(and(eq(links.token, params.token), onSale))
     .limit(1);
   return row ?? null;
-}
-
-/** The public rendition of an avatar: its cover, else its preview. */
-export async function avatarKeys(db: DbOrTx, params: { fileIds: string[] }) {
-  if (params.fileIds.length === 0) return new Map<string, string | null>();
-  const rows = await db
-    .select({ id: files.id, key: sql<string | null>`coalesce(${files.coverKey}, ${files.previewKey})` })
-    .from(files)
-    .where(inArray(files.id, params.fileIds));
-  return new Map(rows.map((r) => [r.id, r.key]));
 }
 
 export async function findPublicProfile(db: DbOrTx, params: { id?: string; handle?: string }) {
@@ -306,9 +345,13 @@ export async function findPublicProfile(db: DbOrTx, params: { id?: string; handl
       handle: creatorProfiles.handle,
       bio: creatorProfiles.bio,
       socialLinks: creatorProfiles.socialLinks,
-      avatarFileId: creatorProfiles.avatarFileId,
+      avatarKey: sql<string | null>`coalesce(${avatarFiles.coverKey}, ${avatarFiles.previewKey})`,
     })
     .from(creatorProfiles)
+    .leftJoin(
+      avatarFiles,
+      and(eq(avatarFiles.id, creatorProfiles.avatarFileId), eq(avatarFiles.ownerId, creatorProfiles.ownerId)),
+    )
     .where(where)
     .limit(1);
   return row ?? null;
@@ -316,14 +359,19 @@ export async function findPublicProfile(db: DbOrTx, params: { id?: string; handl
 
 /** A profile's portfolio as buyers see it: links no longer on sale drop out. */
 export function publicPortfolio(db: DbOrTx, params: { profileId: string }) {
-  return db
-    .select(publicLinkColumns)
-    .from(portfolioEntries)
-    .innerJoin(links, eq(links.id, portfolioEntries.linkId))
-    .innerJoin(creatorProfiles, eq(creatorProfiles.id, links.profileId))
-    .leftJoin(files, and(eq(files.id, links.fileId), eq(files.ownerId, links.ownerId)))
+  return selectPublicLinks(db)
+    .innerJoin(portfolioEntries, eq(portfolioEntries.linkId, links.id))
     .where(
       and(eq(portfolioEntries.profileId, params.profileId), eq(links.profileId, params.profileId), onSale),
     )
     .orderBy(asc(portfolioEntries.position));
+}
+
+/** Tokens of a profile's live links: their pages show the profile and are refreshed with it. */
+export async function liveLinkTokensOfProfile(db: DbOrTx, params: { profileId: string }) {
+  const rows = await db
+    .select({ token: links.token })
+    .from(links)
+    .where(and(eq(links.profileId, params.profileId), isNull(links.deletedAt)));
+  return rows.map((r) => r.token);
 }

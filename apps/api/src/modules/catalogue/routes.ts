@@ -16,6 +16,7 @@ import {
   publicLinkSchema,
   quoteBodySchema,
   quoteResponseSchema,
+  setProductTitleBodySchema,
   updateLinkBodySchema,
   updateProfileBodySchema,
 } from "@salelink/contracts";
@@ -77,7 +78,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = asy
       },
     },
     async (request) =>
-      service.updateProfile(db, (await request.requireUser()).id, request.params.id, request.body),
+      service.updateProfile(deps, (await request.requireUser()).id, request.params.id, request.body),
   );
 
   app.delete(
@@ -92,7 +93,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = asy
       },
     },
     async (request) => {
-      await service.deleteProfile(db, (await request.requireUser()).id, request.params.id);
+      await service.deleteProfile(deps, (await request.requireUser()).id, request.params.id);
       return { message: request.t("Profile deleted.") };
     },
   );
@@ -127,7 +128,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = asy
     },
     async (request) => ({
       linkIds: await service.setPortfolio(
-        db,
+        deps,
         (await request.requireUser()).id,
         request.params.id,
         request.body.linkIds,
@@ -210,7 +211,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = asy
       },
     },
     async (request) => {
-      await service.deleteLink(db, (await request.requireUser()).id, request.params.id);
+      await service.deleteLink(deps, (await request.requireUser()).id, request.params.id);
       return { message: request.t("Link deleted.") };
     },
   );
@@ -231,9 +232,39 @@ export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = asy
         },
       },
       async (request) =>
-        service.setLinkPaused(db, (await request.requireUser()).id, request.params.id, paused),
+        service.setLinkPaused(deps, (await request.requireUser()).id, request.params.id, paused),
     );
   }
+
+  // The spec's `/product`: a link seen as the thing sold, renamed in place ("set product title").
+  app.get(
+    "/product/:id",
+    {
+      config: auth,
+      schema: {
+        tags: linkTags,
+        summary: "One of my products (the link with its file, preview and cover)",
+        params: catalogueIdParamsSchema,
+        response: { 200: linkSchema },
+      },
+    },
+    async (request) => service.getLink(db, (await request.requireUser()).id, request.params.id),
+  );
+  app.patch(
+    "/product/:id",
+    {
+      config: auth,
+      schema: {
+        tags: linkTags,
+        summary: "Set the title of one of my products",
+        params: catalogueIdParamsSchema,
+        body: setProductTitleBodySchema,
+        response: { 200: linkSchema },
+      },
+    },
+    async (request) =>
+      service.setProductTitle(deps, (await request.requireUser()).id, request.params.id, request.body),
+  );
 
   await app.register(promoCodeRoutes, deps);
 

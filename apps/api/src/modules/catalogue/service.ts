@@ -4,11 +4,13 @@ import {
   type CreateProfileBody,
   type CreatorPage,
   type CreatorProfile,
+  fileKindSchema,
   type Link,
   type LinkListQuery,
   type LinkListResponse,
   linkTokenSchema,
   type PublicLink,
+  type SetProductTitleBody,
   type UpdateLinkBody,
   type UpdateProfileBody,
 } from "@salelink/contracts";
@@ -17,6 +19,7 @@ import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { AppError, notFound, validation } from "../../lib/errors.ts";
 import * as q from "./queries.ts";
+import { creatorTags, linkTag, queueRevalidate } from "./revalidate.ts";
 
 export interface CatalogueDeps {
   db: Db;
@@ -41,13 +44,59 @@ function toProfile(row: q.ProfileRow): CreatorProfile {
   return { ...row, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
 }
 
+/** The public path of a stored rendition; the API serves `previews/…` and `covers/…` under /media. */
+export const mediaPath = (key: string | null): string | null => (key ? `/media/${key}` : null);
+
 function toLink(row: q.LinkRow): Link {
-  return { ...row, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
+  const { fileKind, fileContentType, fileSizeBytes, fileOriginalName, fileCreatedAt, previewKey, coverKey } =
+    row;
+  return {
+    id: row.id,
+    profileId: row.profileId,
+    fileId: row.fileId,
+    coverFileId: row.coverFileId,
+    title: row.title,
+    description: row.description,
+    priceMinor: row.priceMinor,
+    currency: row.currency,
+    stockLimit: row.stockLimit,
+    status: row.status,
+    token: row.token,
+    salesCount: row.salesCount,
+    file:
+      row.fileId && fileKind && fileContentType && fileSizeBytes !== null && fileOriginalName && fileCreatedAt
+        ? {
+            id: row.fileId,
+            kind: fileKindSchema.catch("other").parse(fileKind),
+            contentType: fileContentType,
+            sizeBytes: fileSizeBytes,
+            originalName: fileOriginalName,
+            createdAt: iso(fileCreatedAt),
+          }
+        : null,
+    previewUrl: mediaPath(previewKey),
+    coverUrl: mediaPath(coverKey),
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
 }
 
 async function assertOwnFile(db: DbOrTx, ownerId: string, fileId: string | null | undefined) {
   // Another account's file is "not found", like an unknown one: its existence is not revealed.
-  if (fileId && !(await q.fileIsOwnedBy(db, { ownerId, fileId }))) throw notFound("File");
+  if (fileId && !(await q.findOwnedFile(db, { ownerId, fileId }))) throw notFound("File");
+}
+
+/** Avatars and covers are shown as is: only an image uploaded for that use has the rendition. */
+async function assertOwnImage(
+  db: DbOrTx,
+  ownerId: string,
+  field: "avatarFileId" | "coverFileId",
+  fileId: string | null | undefined,
+) {
+  if (!fileId) return;
+  const file = await q.findOwnedFile(db, { ownerId, fileId });
+  if (!file) throw notFound("File");
+  if (!file.coverKey) throw validation({ [field]: ["Upload an image for this."] });
 }
 
 const handleTaken = () => validation({ handle: ["This handle is already taken."] });
@@ -64,7 +113,7 @@ export async function createProfile(
   ownerId: string,
   body: CreateProfileBody,
 ): Promise<CreatorProfile> {
-  await assertOwnFile(db, ownerId, body.avatarFileId);
+  await assertOwnImage(db, ownerId, "avatarFileId", body.avatarFileId);
   try {
     return toProfile(await q.insertProfile(db, { ownerId, ...body }));
   } catch (err) {
@@ -73,17 +122,31 @@ export async function createProfile(
   }
 }
 
+/** The pages that show a profile: its creator page (by id and both handles) and its links' pages. */
+async function profilePageTags(tx: DbOrTx, profile: { id: string; handle: string }, oldHandle?: string) {
+  const tokens = await q.liveLinkTokensOfProfile(tx, { profileId: profile.id });
+  return [
+    ...creatorTags(profile),
+    ...(oldHandle ? creatorTags({ id: profile.id, handle: oldHandle }) : []),
+    ...tokens.map(linkTag),
+  ];
+}
+
 export async function updateProfile(
-  db: Db,
+  deps: CatalogueDeps,
   ownerId: string,
   id: string,
   body: UpdateProfileBody,
 ): Promise<CreatorProfile> {
-  await assertOwnFile(db, ownerId, body.avatarFileId);
+  await assertOwnImage(deps.db, ownerId, "avatarFileId", body.avatarFileId);
   try {
-    const row = await q.updateProfile(db, { ownerId, id, set: body });
-    if (!row) throw notFound("Profile");
-    return toProfile(row);
+    return await deps.db.transaction(async (tx) => {
+      const before = await q.findProfile(tx, { ownerId, id });
+      const row = before ? await q.updateProfile(tx, { ownerId, id, set: body }) : null;
+      if (!before || !row) throw notFound("Profile");
+      await queueRevalidate(tx, deps.config, await profilePageTags(tx, row, before.handle));
+      return toProfile(row);
+    });
   } catch (err) {
     if (isUniqueViolation(err, "creator_profiles_handle_idx")) throw handleTaken();
     throw err;
@@ -94,9 +157,10 @@ export async function updateProfile(
  * Refused while the profile has links that are not deleted: active ones are on sale, and paused or
  * removed ones would be left without a creator page to return to.
  */
-export async function deleteProfile(db: Db, ownerId: string, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    if (!(await q.findProfile(tx, { ownerId, id }))) throw notFound("Profile");
+export async function deleteProfile(deps: CatalogueDeps, ownerId: string, id: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const profile = await q.findProfile(tx, { ownerId, id });
+    if (!profile) throw notFound("Profile");
     if ((await q.countLiveLinksOfProfile(tx, { ownerId, profileId: id })) > 0) {
       throw new AppError(
         "ConflictException",
@@ -104,6 +168,7 @@ export async function deleteProfile(db: Db, ownerId: string, id: string): Promis
       );
     }
     await q.deleteProfile(tx, { ownerId, id });
+    await queueRevalidate(tx, deps.config, creatorTags(profile));
   });
 }
 
@@ -137,20 +202,40 @@ export async function listLinks(db: Db, ownerId: string, query: LinkListQuery): 
   return { items: page.map(toLink), nextCursor: rows.length > query.limit && last ? last.id : null };
 }
 
-export async function getLink(db: Db, ownerId: string, id: string): Promise<Link> {
+export async function getLink(db: DbOrTx, ownerId: string, id: string): Promise<Link> {
   const row = await q.findLink(db, { ownerId, id });
   if (!row) throw notFound("Link");
   return toLink(row);
 }
 
+async function assertLinkFiles(
+  db: DbOrTx,
+  ownerId: string,
+  body: Pick<UpdateLinkBody, "fileId" | "coverFileId">,
+) {
+  await assertOwnFile(db, ownerId, body.fileId);
+  await assertOwnImage(db, ownerId, "coverFileId", body.coverFileId);
+}
+
+/** The pages a link appears on: its own and its profile's creator page (by id and handle). */
+async function linkPageTags(tx: DbOrTx, ownerId: string, link: { token: string; profileId: string | null }) {
+  const tags = [linkTag(link.token)];
+  const profile = link.profileId ? await q.findProfile(tx, { ownerId, id: link.profileId }) : null;
+  if (profile) tags.push(...creatorTags(profile));
+  return tags;
+}
+
 export async function createLink(deps: CatalogueDeps, ownerId: string, body: CreateLinkBody): Promise<Link> {
   assertPrice(deps.config, body.priceMinor);
   await assertOwnProfile(deps.db, ownerId, body.profileId);
-  await assertOwnFile(deps.db, ownerId, body.fileId);
+  await assertLinkFiles(deps.db, ownerId, body);
   // A collision of 128 random bits will not happen; one retry covers the impossible anyway.
   for (let attempt = 0; ; attempt++) {
     try {
-      return toLink(await q.insertLink(deps.db, { ownerId, ...body, token: newLinkToken() }));
+      return await deps.db.transaction(async (tx) => {
+        const id = await q.insertLink(tx, { ownerId, ...body, token: newLinkToken() });
+        return getLink(tx, ownerId, id);
+      });
     } catch (err) {
       if (attempt > 0 || !isUniqueViolation(err, "links_token_idx")) throw err;
     }
@@ -165,16 +250,36 @@ export async function updateLink(
 ): Promise<Link> {
   assertPrice(deps.config, body.priceMinor);
   await assertOwnProfile(deps.db, ownerId, body.profileId);
-  await assertOwnFile(deps.db, ownerId, body.fileId);
-  return changeLink(deps.db, ownerId, id, body);
+  await assertLinkFiles(deps.db, ownerId, body);
+  return changeLink(deps, ownerId, id, body);
 }
 
-export function setLinkPaused(db: Db, ownerId: string, id: string, paused: boolean): Promise<Link> {
-  return changeLink(db, ownerId, id, { status: paused ? "paused" : "active" });
+/** "Set product title": the one field a creator renames in place from the list. */
+export function setProductTitle(
+  deps: CatalogueDeps,
+  ownerId: string,
+  id: string,
+  body: SetProductTitleBody,
+): Promise<Link> {
+  return changeLink(deps, ownerId, id, { title: body.title });
 }
 
-async function changeLink(db: Db, ownerId: string, id: string, set: q.LinkChanges): Promise<Link> {
-  return db.transaction(async (tx) => {
+export function setLinkPaused(
+  deps: CatalogueDeps,
+  ownerId: string,
+  id: string,
+  paused: boolean,
+): Promise<Link> {
+  return changeLink(deps, ownerId, id, { status: paused ? "paused" : "active" });
+}
+
+async function changeLink(
+  deps: CatalogueDeps,
+  ownerId: string,
+  id: string,
+  set: q.LinkChanges,
+): Promise<Link> {
+  return deps.db.transaction(async (tx) => {
     const current = await q.findLink(tx, { ownerId, id });
     if (!current) throw notFound("Link");
     if (set.status && current.status === "removed") {
@@ -183,15 +288,21 @@ async function changeLink(db: Db, ownerId: string, id: string, set: q.LinkChange
         "This link was removed by moderation; it cannot be put back on sale.",
       );
     }
-    const row = await q.updateLink(tx, { ownerId, id, set });
-    if (!row) throw notFound("Link");
-    return toLink(row);
+    if (!(await q.updateLink(tx, { ownerId, id, set }))) throw notFound("Link");
+    const link = await getLink(tx, ownerId, id);
+    // Moving a link to another profile changes two creator pages.
+    const tags = [...(await linkPageTags(tx, ownerId, current)), ...(await linkPageTags(tx, ownerId, link))];
+    await queueRevalidate(tx, deps.config, tags);
+    return link;
   });
 }
 
-export async function deleteLink(db: Db, ownerId: string, id: string): Promise<void> {
-  const done = await db.transaction((tx) => q.deleteLink(tx, { ownerId, id }));
-  if (!done) throw notFound("Link");
+export async function deleteLink(deps: CatalogueDeps, ownerId: string, id: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const current = await q.findLink(tx, { ownerId, id });
+    if (!current || !(await q.deleteLink(tx, { ownerId, id }))) throw notFound("Link");
+    await queueRevalidate(tx, deps.config, await linkPageTags(tx, ownerId, current));
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -202,9 +313,15 @@ export async function getPortfolio(db: Db, ownerId: string, profileId: string): 
   return q.portfolioLinkIds(db, { ownerId, profileId });
 }
 
-export async function setPortfolio(db: Db, ownerId: string, profileId: string, linkIds: string[]) {
-  return db.transaction(async (tx) => {
-    if (!(await q.findProfile(tx, { ownerId, id: profileId }))) throw notFound("Profile");
+export async function setPortfolio(
+  deps: CatalogueDeps,
+  ownerId: string,
+  profileId: string,
+  linkIds: string[],
+) {
+  return deps.db.transaction(async (tx) => {
+    const profile = await q.findProfile(tx, { ownerId, id: profileId });
+    if (!profile) throw notFound("Profile");
     const found = new Map((await q.findOwnedLinks(tx, { ownerId, ids: linkIds })).map((l) => [l.id, l]));
     const errors: Record<string, string[]> = {};
     linkIds.forEach((linkId, i) => {
@@ -215,6 +332,7 @@ export async function setPortfolio(db: Db, ownerId: string, profileId: string, l
     });
     if (Object.keys(errors).length > 0) throw validation(errors);
     await q.replacePortfolio(tx, { profileId, linkIds });
+    await queueRevalidate(tx, deps.config, creatorTags(profile));
     return q.portfolioLinkIds(tx, { ownerId, profileId });
   });
 }
@@ -222,9 +340,9 @@ export async function setPortfolio(db: Db, ownerId: string, profileId: string, l
 // ---------------------------------------------------------------------------------------------
 // Public reads
 
-type PublicLinkRow = NonNullable<Awaited<ReturnType<typeof q.findPublicLink>>>;
+type PublicLinkRow = q.PublicLinkRow;
 
-function toPublicLink(row: PublicLinkRow, avatars: Map<string, string | null>): PublicLink {
+function toPublicLink(row: PublicLinkRow): PublicLink {
   return {
     token: row.token,
     title: row.title,
@@ -232,13 +350,15 @@ function toPublicLink(row: PublicLinkRow, avatars: Map<string, string | null>): 
     priceMinor: row.priceMinor,
     currency: row.currency,
     status: row.status,
-    previewKey: row.previewKey,
-    coverKey: row.coverKey,
+    previewUrl: mediaPath(row.previewKey),
+    coverUrl: mediaPath(row.coverKey),
+    fileKind: row.fileKind ? fileKindSchema.catch("other").parse(row.fileKind) : null,
+    soldOut: row.stockLimit !== null && row.salesCount >= row.stockLimit,
     creator: {
       id: row.creatorId,
       displayName: row.creatorDisplayName,
       handle: row.creatorHandle,
-      avatarKey: row.creatorAvatarFileId ? (avatars.get(row.creatorAvatarFileId) ?? null) : null,
+      avatarUrl: mediaPath(row.creatorAvatarKey),
     },
   };
 }
@@ -252,11 +372,7 @@ export async function findOnSaleLink(db: DbOrTx, token: string): Promise<PublicL
 }
 
 export async function publicLink(db: Db, token: string): Promise<PublicLink> {
-  const row = await findOnSaleLink(db, token);
-  const avatars = await q.avatarKeys(db, {
-    fileIds: row.creatorAvatarFileId ? [row.creatorAvatarFileId] : [],
-  });
-  return toPublicLink(row, avatars);
+  return toPublicLink(await findOnSaleLink(db, token));
 }
 
 export async function creatorPage(db: Db, idOrHandle: string): Promise<CreatorPage> {
@@ -267,17 +383,15 @@ export async function creatorPage(db: Db, idOrHandle: string): Promise<CreatorPa
   );
   if (!profile) throw notFound("Creator");
   const rows = await q.publicPortfolio(db, { profileId: profile.id });
-  const avatars = await q.avatarKeys(db, { fileIds: profile.avatarFileId ? [profile.avatarFileId] : [] });
-  const avatarKey = profile.avatarFileId ? (avatars.get(profile.avatarFileId) ?? null) : null;
   return {
     profile: {
       id: profile.id,
       displayName: profile.displayName,
       handle: profile.handle,
-      avatarKey,
+      avatarUrl: mediaPath(profile.avatarKey),
       bio: profile.bio,
       socialLinks: profile.socialLinks,
     },
-    links: rows.map((row) => toPublicLink(row, avatars)),
+    links: rows.map(toPublicLink),
   };
 }

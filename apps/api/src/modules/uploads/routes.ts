@@ -14,6 +14,11 @@ export interface UploadRoutesDeps {
 }
 
 const filesParamsSchema = z.object({ "*": z.string() });
+/** Public renditions only: a paid original lives under `uploads/` and has no route here. */
+const mediaParamsSchema = z.object({ folder: z.enum(["previews", "covers"]), name: z.uuid() });
+
+/** Rendition names are random and never reused: browsers and CDNs may keep them for good. */
+const MEDIA_CACHE = "public, max-age=31536000, immutable";
 const filesQuerySchema = z.object({
   expires: z.string().optional(),
   sig: z.string().optional(),
@@ -48,6 +53,33 @@ export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesDeps> = async (app,
       const received = await receiveUpload(parts, use);
       const file = await storeUpload({ db, storage }, user.id, use, received);
       return reply.code(201).send(file);
+    },
+  );
+
+  app.get(
+    "/media/:folder/:name",
+    {
+      schema: {
+        tags: ["uploads"],
+        summary: "A public rendition (blurred preview, cover, avatar) of an uploaded image",
+        params: mediaParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const key = `${request.params.folder}/${request.params.name}`;
+      const head = await storage.head(key);
+      if (!head) throw new AppError("NotFoundException", "Not found.");
+      const body = await storage.get(key);
+      return (
+        reply
+          .type(head.contentType)
+          .header("content-length", head.size)
+          .header("x-content-type-options", "nosniff")
+          .header("cache-control", MEDIA_CACHE)
+          // Shown on other sites too: link previews in chats and social networks.
+          .header("cross-origin-resource-policy", "cross-origin")
+          .send(body)
+      );
     },
   );
 

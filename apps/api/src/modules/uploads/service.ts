@@ -7,7 +7,7 @@ import type { Readable } from "node:stream";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Multipart } from "@fastify/multipart";
-import type { UploadedFile, UploadUse } from "@salelink/contracts";
+import { type UploadedFile, type UploadUse, uploadRules } from "@salelink/contracts";
 import type { Db } from "../../db/client.ts";
 import { files } from "../../db/schema/index.ts";
 import { AppError, validation } from "../../lib/errors.ts";
@@ -17,18 +17,13 @@ import type { ObjectStorage } from "../../providers/storage/index.ts";
 
 const MiB = 1024 * 1024;
 
-/**
- * Limits per use. The spec's defaults are no type restriction and no size limit (DESIGN section 5);
- * each use sets its own: paid content may be anything up to 500 MiB, avatars and covers are images
- * small enough to resize on the fly. An empty file is refused everywhere: it can be neither sold nor
- * shown.
- */
+/** The shared per-use limits (contracts), in the shape the byte checker takes. */
 export const UPLOAD_RULES: Readonly<
   Record<UploadUse, Required<Pick<UploadRules, "maxBytes" | "minBytes">> & UploadRules>
 > = {
-  content: { maxBytes: 500 * MiB, minBytes: 1 },
-  avatar: { accept: ["image"], maxBytes: 5 * MiB, minBytes: 1 },
-  cover: { accept: ["image"], maxBytes: 10 * MiB, minBytes: 1 },
+  content: { maxBytes: uploadRules.content.maxBytes, minBytes: uploadRules.content.minBytes },
+  avatar: { ...uploadRules.avatar, accept: uploadRules.avatar.accept },
+  cover: { ...uploadRules.cover, accept: uploadRules.cover.accept },
 };
 
 /**
@@ -182,8 +177,10 @@ export async function storeUpload(
     if (type.kind === "image" && received.size <= PREVIEW_SOURCE_MAX_BYTES) {
       const source = await readFile(received.tmpPath);
       try {
-        preview = (await imagePreview(source, { mode: "blur" })).data;
-        cover = (await coverImage(source)).data;
+        // Paid content gets a blurred preview only: a sharp cover of it would give it away.
+        // Avatars and covers are public by purpose and get their resized rendition.
+        if (use === "content") preview = (await imagePreview(source, { mode: "blur" })).data;
+        else cover = (await coverImage(source)).data;
       } catch (error) {
         if (!(error instanceof ImageRejectedError)) throw error;
         if (error.reason === "too-many-pixels") throw validation({ file: ["File is too large"] });

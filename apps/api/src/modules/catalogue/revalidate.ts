@@ -1,0 +1,51 @@
+import { z } from "zod";
+import type { Config } from "../../config.ts";
+import type { DbOrTx } from "../../db/client.ts";
+import { type JobRegistry, jobKind } from "../../jobs/index.ts";
+
+/*
+ * The web app caches the buyer pages (`/v/{token}`, `/c/{id}`) and tags each cached API read:
+ * `link:<token>` and `creator:<id or handle>`. An edit queues one job, in the edit's transaction,
+ * that asks the web app to drop those tags, so the next visitor gets the new page. Without
+ * WEB_REVALIDATE_URL nothing is queued and the pages refresh on their own timer.
+ */
+
+const tagSchema = z.string().regex(/^(link|creator):[A-Za-z0-9_-]{1,64}$/);
+export const revalidateJob = jobKind(
+  "web.revalidate",
+  z.object({ tags: z.array(tagSchema).min(1).max(500) }),
+);
+
+export const linkTag = (token: string) => `link:${token}`;
+export const creatorTags = (profile: { id: string; handle?: string | null }) => [
+  `creator:${profile.id}`,
+  ...(profile.handle ? [`creator:${profile.handle.toLowerCase()}`] : []),
+];
+
+/** Queues a refresh of these tags in the caller's transaction; a no-op when the web app is not wired. */
+export async function queueRevalidate(tx: DbOrTx, config: Config, tags: Iterable<string>): Promise<void> {
+  if (!config.WEB_REVALIDATE_URL) return;
+  const unique = [...new Set(tags)];
+  if (unique.length === 0) return;
+  await revalidateJob.enqueue(tx, { tags: unique }, { maxAttempts: 5 });
+}
+
+const TIMEOUT_MS = 5000;
+
+export function registerRevalidateJobs(registry: JobRegistry, config: Config): void {
+  registry.register(revalidateJob, async (_tx, payload) => {
+    const url = config.WEB_REVALIDATE_URL;
+    if (!url) return;
+    const res = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${config.WEB_REVALIDATE_SECRET ?? ""}`,
+      },
+      body: JSON.stringify(payload),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    // A failure is retried with backoff; the pages still refresh on their timer meanwhile.
+    if (!res.ok) throw new Error(`The web app answered ${res.status} to a cache refresh`);
+  });
+}
