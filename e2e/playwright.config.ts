@@ -5,8 +5,18 @@ import { defineConfig } from "@playwright/test";
 
 const API_PORT = 4100;
 const WEB_PORT = 3100;
-export const apiUrl = `http://localhost:${API_PORT}`;
-export const webUrl = `http://localhost:${WEB_PORT}`;
+/**
+ * E2E_EXISTING_SERVERS=1 runs against servers already listening on E2E_API_URL and E2E_WEB_URL
+ * (default: the dev ports 4000 and 3000) instead of starting fresh ones: for working on one spec.
+ */
+const REVALIDATE_SECRET = "e2e-revalidate-secret-0123456789abcdef";
+const existing = process.env.E2E_EXISTING_SERVERS === "1";
+export const apiUrl = existing
+  ? (process.env.E2E_API_URL ?? "http://localhost:4000")
+  : `http://localhost:${API_PORT}`;
+export const webUrl = existing
+  ? (process.env.E2E_WEB_URL ?? "http://localhost:3000")
+  : `http://localhost:${WEB_PORT}`;
 const root = path.resolve(import.meta.dirname, "..");
 
 /** Debian's Chromium, with the flags this machine's closed network needs. */
@@ -45,50 +55,56 @@ export default defineConfig({
     // Maintenance switches the whole platform: it runs alone, after the rest.
     { name: "maintenance", testMatch: /maintenance\.spec\.ts/, dependencies: ["site"] },
   ],
-  webServer: [
-    {
-      command: "node dist/server.js",
-      cwd: path.join(root, "apps/api"),
-      url: `http://127.0.0.1:${API_PORT}/health`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      env: {
-        API_PORT: String(API_PORT),
-        API_PUBLIC_URL: apiUrl,
-        WEB_ORIGIN: webUrl,
-        DATA_DIR: dataDir,
-        DATABASE_URL: "",
-        REDIS_URL: "",
-        LOG_LEVEL: "warn",
-        SEED_DEMO: "true",
-        MAINTENANCE_CACHE_SECONDS: "0",
-        // Clients re-check after the cooldown the API announces (60 s in production).
-        MAINTENANCE_RECHECK_MS: "1000",
-        // Every browser test signs in from 127.0.0.1: the limits themselves are tested in the API suite.
-        RATE_LIMIT_SIGNIN_MAX: "1000",
-        RATE_LIMIT_SIGNUP_MAX: "1000",
-        RATE_LIMIT_PASSWORD_MAX: "1000",
-        RATE_LIMIT_EMAIL_MAX: "1000",
-        JOBS_POLL_MS: "200",
-      },
-    },
-    {
-      command: `${path.join(root, "node_modules/.bin/next")} start -p ${WEB_PORT}`,
-      cwd: path.join(root, "apps/web"),
-      url: `http://127.0.0.1:${WEB_PORT}/env.json`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      env: {
-        API_PUBLIC_URL: apiUrl,
-        WEB_ORIGIN: webUrl,
-        ANALYTICS_ID: "G-E2E",
-        ANALYTICS_SRC: `${webUrl}/__analytics.js?id={id}`,
-        CHAT_WIDGET_SRC: `${webUrl}/__chat-widget.js`,
-        // Proves the affiliate page reads its figures from configuration.
-        AFFILIATE_COMMISSION_BPS: "2500",
-        AFFILIATE_DURATION_MONTHS: "12",
-        AFFILIATE_COOKIE_DAYS: "30",
-      },
-    },
-  ],
+  webServer: existing
+    ? []
+    : [
+        {
+          command: "node dist/server.js",
+          cwd: path.join(root, "apps/api"),
+          url: `http://127.0.0.1:${API_PORT}/health`,
+          reuseExistingServer: false,
+          timeout: 60_000,
+          env: {
+            API_PORT: String(API_PORT),
+            API_PUBLIC_URL: apiUrl,
+            WEB_ORIGIN: webUrl,
+            DATA_DIR: dataDir,
+            DATABASE_URL: "",
+            REDIS_URL: "",
+            LOG_LEVEL: "warn",
+            SEED_DEMO: "true",
+            MAINTENANCE_CACHE_SECONDS: "0",
+            // Clients re-check after the cooldown the API announces (60 s in production).
+            MAINTENANCE_RECHECK_MS: "1000",
+            // Every browser test signs in from 127.0.0.1: the limits themselves are tested in the API suite.
+            RATE_LIMIT_SIGNIN_MAX: "1000",
+            RATE_LIMIT_SIGNUP_MAX: "1000",
+            RATE_LIMIT_PASSWORD_MAX: "1000",
+            RATE_LIMIT_EMAIL_MAX: "1000",
+            JOBS_POLL_MS: "200",
+            // Edits refresh the web app's cached buyer pages at once.
+            WEB_REVALIDATE_URL: `http://127.0.0.1:${WEB_PORT}/api/revalidate`,
+            WEB_REVALIDATE_SECRET: REVALIDATE_SECRET,
+          },
+        },
+        {
+          command: `${path.join(root, "node_modules/.bin/next")} start -p ${WEB_PORT}`,
+          cwd: path.join(root, "apps/web"),
+          url: `http://127.0.0.1:${WEB_PORT}/env.json`,
+          reuseExistingServer: false,
+          timeout: 60_000,
+          env: {
+            API_PUBLIC_URL: apiUrl,
+            WEB_ORIGIN: webUrl,
+            REVALIDATE_SECRET,
+            ANALYTICS_ID: "G-E2E",
+            ANALYTICS_SRC: `${webUrl}/__analytics.js?id={id}`,
+            CHAT_WIDGET_SRC: `${webUrl}/__chat-widget.js`,
+            // Proves the affiliate page reads its figures from configuration.
+            AFFILIATE_COMMISSION_BPS: "2500",
+            AFFILIATE_DURATION_MONTHS: "12",
+            AFFILIATE_COOKIE_DAYS: "30",
+          },
+        },
+      ],
 });

@@ -1,4 +1,6 @@
+import { handleSchema, linkTokenSchema } from "@salelink/contracts/catalogue";
 import { defaultLocale } from "@salelink/contracts/locales";
+import { z } from "zod";
 import { blogSlugs, legalSlugs } from "./content.ts";
 
 type Matcher = (segments: string[]) => boolean | Promise<boolean>;
@@ -12,6 +14,25 @@ const withSlug =
   (prefix: string, known: () => Promise<string[]>): Matcher =>
   async (segments) =>
     segments.length === 2 && segments[0] === prefix && (await known()).includes(segments[1] ?? "");
+
+/** A fixed prefix followed by one parameter that must pass `valid`. */
+const withParam =
+  (prefix: string, valid: (value: string) => boolean): Matcher =>
+  (segments) => {
+    const want = prefix.split("/").filter(Boolean);
+    const value = segments[want.length];
+    return (
+      segments.length === want.length + 1 &&
+      want.every((s, i) => s === segments[i]) &&
+      value !== undefined &&
+      valid(value)
+    );
+  };
+
+const isLinkToken = (value: string) => linkTokenSchema.safeParse(value).success;
+/** A creator page is reached by profile id (the spec's `/c/{id}`) or by handle. */
+const isCreatorRef = (value: string) =>
+  z.uuid().safeParse(value).success || handleSchema.safeParse(value).success;
 
 /**
  * Every page the web app serves, with its parameter validation. Used where a 404 must be decided
@@ -30,10 +51,17 @@ const routes: Matcher[] = [
   exact("/account"),
   exact("/account/settings"),
   exact("/account/profiles"),
+  exact("/account/links"),
+  exact("/account/portfolio"),
+  exact("/account/promo-codes"),
   exact("/account/onboarding"),
   exact("/dev/mail"),
   exact("/robots.txt"),
   exact("/sitemap.xml"),
+  withParam("/v", isLinkToken),
+  withParam("/app/links", isLinkToken),
+  withParam("/c", isCreatorRef),
+  withParam("/app/creator", isCreatorRef),
   withSlug("blog", () => blogSlugs(defaultLocale)),
   withSlug("legal", () => legalSlugs(defaultLocale)),
 ];

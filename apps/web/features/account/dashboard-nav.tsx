@@ -6,6 +6,9 @@ import { useTranslations } from "next-intl";
 
 const items = [
   { href: "/account", key: "home" },
+  { href: "/account/links", key: "links" },
+  { href: "/account/promo-codes", key: "promoCodes" },
+  { href: "/account/portfolio", key: "portfolio" },
   { href: "/account/profiles", key: "profiles" },
   { href: "/account/settings", key: "settings" },
 ] as const;

@@ -20,7 +20,7 @@ export default async function DashboardLayout({
     <div className="site">
       <SiteHeader />
       <div className="container dashboard">
-        <ClientMessages namespaces={["account", "settings", "profiles", "botCheck"]}>
+        <ClientMessages namespaces={["account", "settings", "profiles", "botCheck", "links", "upload", "portfolio", "promoCodes"]}>
           <DashboardNav />
           <div className="dashboard-main">{children}</div>
         </ClientMessages>
