@@ -1,6 +1,7 @@
 // `npm start`: builds what is missing or stale, starts the API (which migrates and seeds the demo)
 // and the web app, then prints the addresses and demo logins. Ctrl-C stops both.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { bin, ensureDependencies, root, run } from "./lib.mjs";
@@ -12,7 +13,13 @@ const env = {
   API_PUBLIC_URL: process.env.API_PUBLIC_URL ?? `http://localhost:${apiPort}`,
   WEB_ORIGIN: process.env.WEB_ORIGIN ?? `http://localhost:${webPort}`,
   DATA_DIR: process.env.DATA_DIR ?? path.join(root, "data"),
+  // The API tells the web app to drop a cached buyer page when its creator edits it. One secret
+  // per run, shared by the two processes started here (set both yourself to run them apart).
+  WEB_REVALIDATE_URL: process.env.WEB_REVALIDATE_URL ?? `http://127.0.0.1:${webPort}/api/revalidate`,
 };
+const revalidateSecret = process.env.REVALIDATE_SECRET ?? randomBytes(24).toString("base64url");
+env.WEB_REVALIDATE_SECRET = process.env.WEB_REVALIDATE_SECRET ?? revalidateSecret;
+env.REVALIDATE_SECRET = revalidateSecret;
 
 function newestMtime(dir) {
   let newest = 0;
@@ -86,6 +93,6 @@ console.log(`
 Salelink is running (embedded database in ${env.DATA_DIR}, sandbox providers)
   Web:      ${env.WEB_ORIGIN}
   API:      ${env.API_PUBLIC_URL}   (OpenAPI: ${env.API_PUBLIC_URL}/docs)
-${seeded ? `  Demo logins (password "${demo.password}"):\n${demo.accounts.map((a) => `    ${a.label.padEnd(10)} ${a.email}`).join("\n")}\n  Demo referral link: ${env.WEB_ORIGIN}/?ref=${demo.campaign.token}` : "  Demo data: off (SEED_DEMO=false)"}
+${seeded ? `  Demo logins (password "${demo.password}"):\n${demo.accounts.map((a) => `    ${a.label.padEnd(10)} ${a.email}`).join("\n")}\n  Demo referral link: ${env.WEB_ORIGIN}/?ref=${demo.campaign.token}\n  Demo sales links:\n${demo.catalogue.links.map((l) => `    ${env.WEB_ORIGIN}/v/${l.token}`).join("\n")}   (promo code ${demo.catalogue.promoCode.code})\n  Demo creator page: ${env.WEB_ORIGIN}/c/${demo.catalogue.profile.handle}` : "  Demo data: off (SEED_DEMO=false)"}
   Outbox (e-mails kept, not sent): ${env.WEB_ORIGIN}/dev/mail
 Press Ctrl-C to stop.`);

@@ -3,6 +3,7 @@ import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { seedDemo } from "./seed.ts";
+import { seedDemoCatalogue } from "./seed-catalogue.ts";
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -22,7 +23,10 @@ async function main(): Promise<void> {
   });
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
   const app = await buildApp({ config, db: database.db, redis });
-  if (config.SEED_DEMO) await seedDemo(database.db, app.log);
+  if (config.SEED_DEMO) {
+    await seedDemo(database.db, app.log);
+    await seedDemoCatalogue(database.db, app.services.storage, app.log);
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {

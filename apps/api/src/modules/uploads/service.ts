@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { readFile, rm } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
@@ -231,4 +231,22 @@ export async function storeUpload(
     await rm(received.tmpPath, { force: true });
     await Promise.all(stored.map((key) => deps.storage.delete(key).catch(() => undefined)));
   }
+}
+
+/** Stores bytes held in memory (demo data, scripts) through the same checks as an upload. */
+export async function storeBuffer(
+  deps: UploadDeps,
+  ownerId: string,
+  use: UploadUse,
+  name: string,
+  data: Buffer,
+): Promise<UploadedFile> {
+  const tmpPath = path.join(os.tmpdir(), `salelink-upload-${randomUUID()}.part`);
+  await writeFile(tmpPath, data, { flag: "wx" });
+  return storeUpload(deps, ownerId, use, {
+    tmpPath,
+    head: data.subarray(0, SNIFF_BYTES),
+    size: data.length,
+    declaredName: name,
+  });
 }
