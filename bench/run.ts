@@ -4,11 +4,12 @@ import { randomBytes } from "node:crypto";
  * one after the other, prints a table and writes docs/benchmarks.md. Stops everything it started, also
  * on error, on Ctrl-C and when the whole run exceeds its time budget.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import demo from "../apps/api/src/demo-accounts.json" with { type: "json" };
 import { prepareBaselineNext } from "./lib/baseline-next.ts";
 import { type BenchDatabase, createBenchDatabase } from "./lib/database.ts";
 import { type LoadOptions, type Measurement, measure, stopLoad, warmUp } from "./lib/load.ts";
@@ -62,13 +63,32 @@ const staticBaseline: Endpoint = {
   headers: webHeaders,
 };
 const pageGoal: Goal = { minRatio: 0.5, text: "≥ 0.5" };
+const bareBaseline: Endpoint = {
+  server: "bare",
+  path: "/bare",
+  label: "GET /bare (bare Fastify)",
+  headers: {},
+};
+/** A sales link of the demo catalogue, which the bench API seeds (fixed token, with files). */
+const demoLinkToken = demo.catalogue.links[0]?.token ?? "";
 
 const scenarios: Scenario[] = [
   {
     name: "api-maintenance",
     target: { server: "api", path: "/maintenance", label: "GET /maintenance (API)", headers: {} },
-    baseline: { server: "bare", path: "/bare", label: "GET /bare (bare Fastify)", headers: {} },
+    baseline: bareBaseline,
     goal: { text: "none (ratio reported)" },
+  },
+  {
+    name: "api-public-link",
+    target: {
+      server: "api",
+      path: `/public/links/${demoLinkToken}`,
+      label: "GET /public/links/{token} (API, database read)",
+      headers: {},
+    },
+    baseline: bareBaseline,
+    goal: { minRatio: 0.2, text: "≥ 0.2" },
   },
   {
     name: "web-home",
@@ -87,6 +107,17 @@ const scenarios: Scenario[] = [
     baseline: staticBaseline,
     goal: pageGoal,
   },
+  {
+    name: "web-link",
+    target: {
+      server: "web",
+      path: `/v/${demoLinkToken}`,
+      label: "GET /v/{token} (web, en, link purchase view)",
+      headers: webHeaders,
+    },
+    baseline: staticBaseline,
+    goal: pageGoal,
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------------
@@ -94,11 +125,14 @@ const scenarios: Scenario[] = [
 
 let database: BenchDatabase | undefined;
 let cleaning: Promise<void> | undefined;
+/** The bench API's uploads (the demo catalogue's files), removed with everything else. */
+const uploadsDir = mkdtempSync(path.join(os.tmpdir(), "salelink-bench-uploads-"));
 
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     stopLoad();
     await stopAll();
+    rmSync(uploadsDir, { recursive: true, force: true });
     if (database) {
       try {
         await database.dispose();
@@ -224,7 +258,8 @@ async function startServers(options: Options, needed: Set<ServerName>): Promise<
             API_PORT: String(port),
             API_PUBLIC_URL: `http://${host}:${port}`,
             LOG_LEVEL: "warn",
-            SEED_DEMO: "false",
+            // The demo catalogue gives the link scenarios a real link with its files.
+            SEED_DEMO: "true",
             // Production mode, as measured; its secret is throwaway and its providers the sandboxes.
             APP_SECRET: randomBytes(32).toString("hex"),
             ALLOW_SANDBOX_PROVIDERS: "true",
@@ -233,6 +268,7 @@ async function startServers(options: Options, needed: Set<ServerName>): Promise<
             DATABASE_URL: undefined,
             DATA_DIR: undefined,
             REDIS_URL: undefined,
+            UPLOADS_DIR: uploadsDir,
             ...dbEnv,
           },
           echo,

@@ -1,6 +1,12 @@
 import { parseArgs } from "node:util";
 
-export const scenarioNames = ["api-maintenance", "web-home", "web-blog"] as const;
+export const scenarioNames = [
+  "api-maintenance",
+  "api-public-link",
+  "web-home",
+  "web-blog",
+  "web-link",
+] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 
 export interface Options {

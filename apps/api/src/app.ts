@@ -19,6 +19,7 @@ import { redactPaths, redactUrl } from "./lib/redact.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { registerRevalidateJobs } from "./modules/catalogue/revalidate.ts";
 import { catalogueRoutes } from "./modules/catalogue/routes.ts";
+import { createPublicCache } from "./modules/catalogue/service.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { registerMailJobs } from "./modules/mail/jobs.ts";
 import { devMailEnabled, devMailRoutes } from "./modules/mail/routes.ts";
@@ -189,7 +190,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const authDeps = { db, config, botCheck, pokeJobs: () => services.jobs.worker.poke() };
   await app.register(authRoutes, authDeps);
   await app.register(profileRoutes, authDeps);
-  await app.register(catalogueRoutes, { db, config });
+  await app.register(catalogueRoutes, { db, config, publicCache: createPublicCache(config) });
   await app.register(uploadRoutes, { db, config });
   if (devMailEnabled(config.NODE_ENV, config.mail.MAIL_PROVIDER)) await app.register(devMailRoutes, { db });
 

@@ -25,6 +25,11 @@ const envSchema = z.object({
   WEB_REVALIDATE_URL: z.url().optional(),
   /** Shared with the web app's REVALIDATE_SECRET; required with WEB_REVALIDATE_URL. */
   WEB_REVALIDATE_SECRET: z.string().min(32).optional(),
+  /**
+   * How long this instance serves a public link or creator page from memory (0: never). Edits made
+   * through this instance show at once; through another, within this time.
+   */
+  PUBLIC_READ_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /** PostgreSQL connection string; when unset the embedded PGlite database in DATA_DIR is used. */
   DATABASE_URL: z.string().min(1).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import type { CreatorProfile, Link, PublicLink, UploadedFile } from "@salelink/contracts";
+import type { CreatorPage, CreatorProfile, Link, PublicLink, UploadedFile } from "@salelink/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { links } from "../src/db/schema/index.ts";
@@ -180,10 +180,47 @@ describe("a link's files", () => {
   });
 
   it("says when a limited stock is sold out", async () => {
-    const link = await linkOf(alice, (await profileOf(alice)).id, { stockLimit: 2 });
-    expect((await call("GET", `/public/links/${link.token}`)).json<PublicLink>().soldOut).toBe(false);
-    await ctx.database.db.update(links).set({ salesCount: 2 }).where(eq(links.id, link.id));
-    expect((await call("GET", `/public/links/${link.token}`)).json<PublicLink>().soldOut).toBe(true);
+    const profile = await profileOf(alice);
+    const open = await linkOf(alice, profile.id, { stockLimit: 2 });
+    const sold = await linkOf(alice, profile.id, { stockLimit: 2 });
+    await ctx.database.db.update(links).set({ salesCount: 2 }).where(eq(links.id, sold.id));
+    expect((await call("GET", `/public/links/${open.token}`)).json<PublicLink>().soldOut).toBe(false);
+    expect((await call("GET", `/public/links/${sold.token}`)).json<PublicLink>().soldOut).toBe(true);
+  });
+});
+
+describe("this instance's cache of public reads", () => {
+  it("serves a public link from memory, and forgets it when its creator edits it here", async () => {
+    const profile = await profileOf(alice);
+    const link = await linkOf(alice, profile.id);
+    const read = async () => (await call("GET", `/public/links/${link.token}`)).json<PublicLink>().title;
+    expect(await read()).toBe("Sunset pack");
+    // A change behind the API's back is not seen within the cache's time to live...
+    await ctx.database.db
+      .update(links)
+      .set({ title: "Changed in the database" })
+      .where(eq(links.id, link.id));
+    expect(await read()).toBe("Sunset pack");
+    // ...an edit through the API is, at once; so is a pause (404) and a resume.
+    await call("PATCH", `/links/${link.id}`, alice, { title: "Edited" });
+    expect(await read()).toBe("Edited");
+    await call("POST", `/links/${link.id}/pause`, alice);
+    expect((await call("GET", `/public/links/${link.token}`)).statusCode).toBe(404);
+    await call("POST", `/links/${link.id}/resume`, alice);
+    expect(await read()).toBe("Edited");
+  });
+
+  it("forgets a creator page when the profile or its portfolio changes, and a cached 404 when the handle is taken", async () => {
+    const handle = `h_${randomBytes(5).toString("hex")}`;
+    expect((await call("GET", `/creators/${handle}`)).statusCode).toBe(404);
+    const profile = await profileOf(alice, { handle });
+    const page = async () => (await call("GET", `/creators/${handle}`)).json<CreatorPage>();
+    expect((await page()).profile.displayName).toBe("Ada");
+    await call("PATCH", `/profiles/${profile.id}`, alice, { displayName: "Ada L." });
+    expect((await page()).profile.displayName).toBe("Ada L.");
+    const link = await linkOf(alice, profile.id);
+    await call("PUT", `/profiles/${profile.id}/portfolio`, alice, { linkIds: [link.id] });
+    expect((await page()).links.map((l) => l.token)).toEqual([link.token]);
   });
 });
 

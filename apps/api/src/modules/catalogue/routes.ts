@@ -60,7 +60,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = asy
       },
     },
     async (request, reply) => {
-      const profile = await service.createProfile(db, (await request.requireUser()).id, request.body);
+      const profile = await service.createProfile(deps, (await request.requireUser()).id, request.body);
       return reply.code(201).send(profile);
     },
   );
@@ -283,7 +283,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = asy
     async (request, reply) => {
       // Set first, so a 404 is cached as briefly as a hit: bad tokens do not reach the database each time.
       reply.header("cache-control", PUBLIC_CACHE);
-      return service.publicLink(db, request.params.token);
+      return service.publicLink(deps, request.params.token);
     },
   );
 
@@ -315,7 +315,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = asy
     },
     async (request, reply) => {
       reply.header("cache-control", PUBLIC_CACHE);
-      return service.creatorPage(db, request.params.idOrHandle);
+      return service.creatorPage(deps, request.params.idOrHandle);
     },
   );
 };

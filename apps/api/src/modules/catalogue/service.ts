@@ -16,14 +16,53 @@ import {
 } from "@salelink/contracts";
 import { z } from "zod";
 import type { Config } from "../../config.ts";
-import type { Db, DbOrTx } from "../../db/client.ts";
+import type { Db, DbOrTx, Tx } from "../../db/client.ts";
 import { AppError, notFound, validation } from "../../lib/errors.ts";
+import { TtlCache } from "../../lib/ttl-cache.ts";
 import * as q from "./queries.ts";
 import { creatorTags, linkTag, queueRevalidate } from "./revalidate.ts";
 
 export interface CatalogueDeps {
   db: Db;
   config: Config;
+  publicCache: PublicCache;
+}
+
+/** This instance's memory of public reads, keyed by the same tags as the web app's page cache. */
+export interface PublicCache {
+  links: TtlCache<PublicLink>;
+  creators: TtlCache<CreatorPage>;
+}
+
+export function createPublicCache(config: Config): PublicCache {
+  const options = {
+    ttlMs: config.PUBLIC_READ_CACHE_MS,
+    maxEntries: 10_000,
+    cacheFailure: (error: unknown) => error instanceof AppError && error.exception === "NotFoundException",
+  };
+  return { links: new TtlCache(options), creators: new TtlCache(options) };
+}
+
+/**
+ * Runs an edit in a transaction. The public pages it names with `refresh` are refreshed: the web
+ * app is told through a job queued in the same transaction, and this instance's cache forgets them
+ * once the transaction has committed (not before, or a read in between would cache the old row).
+ */
+async function editing<T>(
+  deps: CatalogueDeps,
+  work: (tx: Tx, refresh: (tags: Iterable<string>) => Promise<void>) => Promise<T>,
+): Promise<T> {
+  const tags = new Set<string>();
+  const result = await deps.db.transaction((tx) =>
+    work(tx, async (more) => {
+      const list = [...more];
+      for (const tag of list) tags.add(tag);
+      await queueRevalidate(tx, deps.config, list);
+    }),
+  );
+  deps.publicCache.links.invalidate(tags);
+  deps.publicCache.creators.invalidate(tags);
+  return result;
 }
 
 /** 128 random bits: unguessable, and short enough for a shared URL (22 base64url characters). */
@@ -109,13 +148,18 @@ export async function listProfiles(db: Db, ownerId: string): Promise<CreatorProf
 }
 
 export async function createProfile(
-  db: Db,
+  deps: CatalogueDeps,
   ownerId: string,
   body: CreateProfileBody,
 ): Promise<CreatorProfile> {
-  await assertOwnImage(db, ownerId, "avatarFileId", body.avatarFileId);
+  await assertOwnImage(deps.db, ownerId, "avatarFileId", body.avatarFileId);
   try {
-    return toProfile(await q.insertProfile(db, { ownerId, ...body }));
+    // A page for this handle may have been cached as "not found" just before.
+    return await editing(deps, async (tx, refresh) => {
+      const row = await q.insertProfile(tx, { ownerId, ...body });
+      await refresh(creatorTags(row));
+      return toProfile(row);
+    });
   } catch (err) {
     if (isUniqueViolation(err, "creator_profiles_handle_idx")) throw handleTaken();
     throw err;
@@ -140,11 +184,11 @@ export async function updateProfile(
 ): Promise<CreatorProfile> {
   await assertOwnImage(deps.db, ownerId, "avatarFileId", body.avatarFileId);
   try {
-    return await deps.db.transaction(async (tx) => {
+    return await editing(deps, async (tx, refresh) => {
       const before = await q.findProfile(tx, { ownerId, id });
       const row = before ? await q.updateProfile(tx, { ownerId, id, set: body }) : null;
       if (!before || !row) throw notFound("Profile");
-      await queueRevalidate(tx, deps.config, await profilePageTags(tx, row, before.handle));
+      await refresh(await profilePageTags(tx, row, before.handle));
       return toProfile(row);
     });
   } catch (err) {
@@ -158,7 +202,7 @@ export async function updateProfile(
  * removed ones would be left without a creator page to return to.
  */
 export async function deleteProfile(deps: CatalogueDeps, ownerId: string, id: string): Promise<void> {
-  await deps.db.transaction(async (tx) => {
+  await editing(deps, async (tx, refresh) => {
     const profile = await q.findProfile(tx, { ownerId, id });
     if (!profile) throw notFound("Profile");
     if ((await q.countLiveLinksOfProfile(tx, { ownerId, profileId: id })) > 0) {
@@ -168,7 +212,7 @@ export async function deleteProfile(deps: CatalogueDeps, ownerId: string, id: st
       );
     }
     await q.deleteProfile(tx, { ownerId, id });
-    await queueRevalidate(tx, deps.config, creatorTags(profile));
+    await refresh(creatorTags(profile));
   });
 }
 
@@ -279,7 +323,7 @@ async function changeLink(
   id: string,
   set: q.LinkChanges,
 ): Promise<Link> {
-  return deps.db.transaction(async (tx) => {
+  return editing(deps, async (tx, refresh) => {
     const current = await q.findLink(tx, { ownerId, id });
     if (!current) throw notFound("Link");
     if (set.status && current.status === "removed") {
@@ -292,16 +336,16 @@ async function changeLink(
     const link = await getLink(tx, ownerId, id);
     // Moving a link to another profile changes two creator pages.
     const tags = [...(await linkPageTags(tx, ownerId, current)), ...(await linkPageTags(tx, ownerId, link))];
-    await queueRevalidate(tx, deps.config, tags);
+    await refresh(tags);
     return link;
   });
 }
 
 export async function deleteLink(deps: CatalogueDeps, ownerId: string, id: string): Promise<void> {
-  await deps.db.transaction(async (tx) => {
+  await editing(deps, async (tx, refresh) => {
     const current = await q.findLink(tx, { ownerId, id });
     if (!current || !(await q.deleteLink(tx, { ownerId, id }))) throw notFound("Link");
-    await queueRevalidate(tx, deps.config, await linkPageTags(tx, ownerId, current));
+    await refresh(await linkPageTags(tx, ownerId, current));
   });
 }
 
@@ -319,7 +363,7 @@ export async function setPortfolio(
   profileId: string,
   linkIds: string[],
 ) {
-  return deps.db.transaction(async (tx) => {
+  return editing(deps, async (tx, refresh) => {
     const profile = await q.findProfile(tx, { ownerId, id: profileId });
     if (!profile) throw notFound("Profile");
     const found = new Map((await q.findOwnedLinks(tx, { ownerId, ids: linkIds })).map((l) => [l.id, l]));
@@ -332,7 +376,7 @@ export async function setPortfolio(
     });
     if (Object.keys(errors).length > 0) throw validation(errors);
     await q.replacePortfolio(tx, { profileId, linkIds });
-    await queueRevalidate(tx, deps.config, creatorTags(profile));
+    await refresh(creatorTags(profile));
     return q.portfolioLinkIds(tx, { ownerId, profileId });
   });
 }
@@ -371,11 +415,18 @@ export async function findOnSaleLink(db: DbOrTx, token: string): Promise<PublicL
   return row;
 }
 
-export async function publicLink(db: Db, token: string): Promise<PublicLink> {
-  return toPublicLink(await findOnSaleLink(db, token));
+export function publicLink(deps: CatalogueDeps, token: string): Promise<PublicLink> {
+  return deps.publicCache.links.get(linkTag(token), async () =>
+    toPublicLink(await findOnSaleLink(deps.db, token)),
+  );
 }
 
-export async function creatorPage(db: Db, idOrHandle: string): Promise<CreatorPage> {
+export function creatorPage(deps: CatalogueDeps, idOrHandle: string): Promise<CreatorPage> {
+  const key = creatorTags({ id: idOrHandle.toLowerCase() })[0] ?? "";
+  return deps.publicCache.creators.get(key, () => loadCreatorPage(deps.db, idOrHandle));
+}
+
+async function loadCreatorPage(db: Db, idOrHandle: string): Promise<CreatorPage> {
   const isId = z.uuid().safeParse(idOrHandle).success;
   const profile = await q.findPublicProfile(
     db,
