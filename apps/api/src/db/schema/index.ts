@@ -1,6 +1,7 @@
 export * from "./accounts.ts";
 export * from "./catalogue.ts";
 export * from "./jobs.ts";
+export * from "./ledger.ts";
 export * from "./mail.ts";
 export * from "./maintenance.ts";
 export * from "./users.ts";

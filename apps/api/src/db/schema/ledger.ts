@@ -1,0 +1,107 @@
+import { currencies } from "@salelink/contracts";
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { users } from "./users.ts";
+
+/**
+ * The money ledger (DESIGN section 4). Every movement is one transaction whose entries sum to zero per
+ * currency; entries are never updated or deleted (a correction is a reversal). Amounts are signed
+ * integer minor units: positive is money the platform owes the holder of that account.
+ */
+export const ledgerAccounts = [
+  /** A creator's sale proceeds during the hold. */
+  "pending",
+  /** Withdrawable. */
+  "available",
+  /** Requested for a payout, not yet paid. */
+  "in_transit",
+  /** A referrer's commission during the hold, then claimable. */
+  "affiliate_pending",
+  "affiliate_claimable",
+  /** The platform's share of sales. */
+  "platform_fees",
+  /** Money held at the payment provider (an asset: negative while the platform holds buyers' money). */
+  "provider",
+] as const;
+export type LedgerAccount = (typeof ledgerAccounts)[number];
+
+/** Accounts whose balance may never go below zero: what a user can spend, and what is owed to them. */
+export const nonNegativeAccounts: readonly LedgerAccount[] = [
+  "pending",
+  "available",
+  "in_transit",
+  "affiliate_pending",
+  "affiliate_claimable",
+];
+
+export const ledgerTransactions = pgTable(
+  "ledger_transactions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** What happened: order_paid, hold_release, refund, claim, payout_requested, payout_paid, payout_failed. */
+    kind: text("kind").notNull(),
+    /** The id of what caused it (an order, a payout…): with the kind, posts each event once. */
+    reference: text("reference").notNull(),
+    memo: jsonb("memo").$type<Record<string, string | number | null>>().notNull().default(sql`'{}'::jsonb`),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+  },
+  (t) => [uniqueIndex("ledger_transactions_kind_reference_idx").on(t.kind, t.reference)],
+);
+
+export const ledgerEntries = pgTable(
+  "ledger_entries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    transactionId: uuid("transaction_id")
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    account: text("account", { enum: ledgerAccounts }).notNull(),
+    /** The user whose account this is; null for the platform's own accounts. */
+    ownerId: uuid("owner_id").references(() => users.id),
+    currency: text("currency", { enum: currencies }).notNull(),
+    amountMinor: bigint("amount_minor", { mode: "number" }).notNull(),
+    /** For held money: when it becomes available (shown to the creator with the reason). */
+    availableAt: timestamp("available_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+  },
+  (t) => [
+    index("ledger_entries_owner_idx").on(t.ownerId, t.account, t.currency),
+    index("ledger_entries_transaction_idx").on(t.transactionId),
+    check("ledger_entries_amount_nonzero", sql`${t.amountMinor} <> 0`),
+  ],
+);
+
+/**
+ * Running balances, updated in the same transaction as the entries: the row lock serialises
+ * concurrent movements of one account, and the check makes an overdraft fail the whole posting.
+ * Tests prove each row equals the sum of its entries. `holder` is a user id or "platform".
+ */
+export const ledgerBalances = pgTable(
+  "ledger_balances",
+  {
+    holder: text("holder").notNull(),
+    account: text("account", { enum: ledgerAccounts }).notNull(),
+    currency: text("currency", { enum: currencies }).notNull(),
+    balanceMinor: bigint("balance_minor", { mode: "number" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.holder, t.account, t.currency] }),
+    check(
+      "ledger_balances_never_negative",
+      sql`${t.balanceMinor} >= 0 or ${t.account} in ('platform_fees', 'provider')`,
+    ),
+  ],
+);
