@@ -20,7 +20,18 @@ export default async function DashboardLayout({
     <div className="site">
       <SiteHeader />
       <div className="container dashboard">
-        <ClientMessages namespaces={["account", "settings", "profiles", "botCheck", "links", "upload", "portfolio", "promoCodes"]}>
+        <ClientMessages
+          namespaces={[
+            "account",
+            "settings",
+            "profiles",
+            "botCheck",
+            "links",
+            "upload",
+            "portfolio",
+            "promoCodes",
+          ]}
+        >
           <DashboardNav />
           <div className="dashboard-main">{children}</div>
         </ClientMessages>

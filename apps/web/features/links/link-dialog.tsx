@@ -1,0 +1,308 @@
+"use client";
+
+import {
+  type CreatorProfile,
+  type Currency,
+  createLinkBodySchema,
+  currencies,
+  type Link,
+  linkSchema,
+  updateLinkBodySchema,
+} from "@salelink/contracts";
+import { useLocale, useTranslations } from "next-intl";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
+import { Field } from "@/components/ui/field.tsx";
+import { SubmitButton } from "@/components/ui/submit-button.tsx";
+import { ApiError, api } from "@/lib/api.ts";
+import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
+import { FileUpload, type UploadValue, uploadValueOf } from "../uploads/file-upload.tsx";
+import { currencyDigits, formatPrice, minorToInput, parsePrice } from "./price.ts";
+
+export interface PriceRules {
+  priceMinMinor: number;
+  priceMaxMinor: number;
+  defaultCurrency: Currency;
+}
+
+/** API field names → the form's (the price is typed as text, files are upload fields). */
+const formField: Record<string, string> = { priceMinor: "price", fileId: "file", coverFileId: "cover" };
+const toFormField = (key: string) => {
+  const top = key.split(".")[0] ?? key;
+  return formField[top] ?? top;
+};
+
+/** The modal form that creates a link (link null) or edits one, prefilled. */
+export function LinkDialog({
+  link,
+  profiles,
+  rules,
+  apiUrl,
+  onClose,
+  onSaved,
+}: {
+  link: Link | null;
+  profiles: CreatorProfile[];
+  rules: PriceRules;
+  apiUrl: string | null;
+  onClose: () => void;
+  onSaved: (link: Link) => void;
+}) {
+  const t = useTranslations("links");
+  const locale = useLocale();
+  const ref = useRef<HTMLDialogElement>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [pending, setPending] = useState(false);
+  const [currency, setCurrency] = useState<Currency>(link?.currency ?? rules.defaultCurrency);
+  const [file, setFile] = useState<UploadValue | null>(link?.file ? uploadValueOf(link.file) : null);
+  const [cover, setCover] = useState<UploadValue | null>(
+    link?.coverFileId
+      ? {
+          id: link.coverFileId,
+          name: null,
+          sizeBytes: null,
+          kind: "image",
+          thumbnail: link.coverUrl && apiUrl ? `${apiUrl}${link.coverUrl}` : null,
+        }
+      : null,
+  );
+  const [uploading, setUploading] = useState({ file: false, cover: false });
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (!dialog.open) dialog.showModal();
+    dialog.querySelector<HTMLElement>("select, input")?.focus();
+  }, []);
+
+  const range = {
+    min: formatPrice(rules.priceMinMinor, currency, locale),
+    max: formatPrice(rules.priceMaxMinor, currency, locale),
+  };
+
+  function messageFor(field: string): string {
+    switch (field) {
+      case "profileId":
+        return t("errors.profile");
+      case "title":
+        return t("errors.title");
+      case "description":
+        return t("errors.description");
+      case "price":
+        return t("errors.price", range);
+      case "currency":
+        return t("errors.currency");
+      case "stockLimit":
+        return t("errors.stockLimit");
+      default:
+        return t("errors.invalid");
+    }
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const f = new FormData(event.currentTarget);
+    const priceMinor = parsePrice(String(f.get("price") ?? ""), currencyDigits(currency));
+    const stockText = String(f.get("stockLimit") ?? "").trim();
+    const input = {
+      profileId: String(f.get("profileId") ?? ""),
+      title: String(f.get("title") ?? ""),
+      description: String(f.get("description") ?? ""),
+      priceMinor: priceMinor ?? Number.NaN,
+      currency,
+      fileId: file?.id ?? null,
+      coverFileId: cover?.id ?? null,
+      stockLimit: stockText === "" ? null : Number(stockText),
+    };
+    const next: FieldErrors = {};
+    const parsed = link
+      ? updateLinkBodySchema.safeParse(changedFields(link, input))
+      : createLinkBodySchema.safeParse(input);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const key = toFormField(String(issue.path[0]));
+        next[key] ??= messageFor(key);
+      }
+    }
+    if (priceMinor === null || priceMinor < rules.priceMinMinor || priceMinor > rules.priceMaxMinor) {
+      next.price = messageFor("price");
+    }
+    if (!parsed.success || Object.keys(next).length > 0) {
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    setPending(true);
+    try {
+      const saved = await api(link ? `/links/${link.id}` : "/links", {
+        method: link ? "PATCH" : "POST",
+        body: parsed.data,
+        schema: linkSchema,
+      });
+      toast.success(link ? t("updated") : t("created"));
+      onSaved(saved);
+    } catch (err) {
+      const fieldErrors: FieldErrors = {};
+      for (const [key, message] of Object.entries(apiFieldErrors(err)))
+        fieldErrors[toFormField(key)] ??= message;
+      if (Object.keys(fieldErrors).length > 0) setErrors(fieldErrors);
+      else {
+        setErrors({ form: t("failed") });
+        toast.error(t("failed"), { description: err instanceof ApiError ? err.message : undefined });
+      }
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const busy = uploading.file || uploading.cover;
+  const digits = currencyDigits(currency);
+
+  return (
+    <dialog
+      ref={ref}
+      className="card profile-dialog link-dialog"
+      aria-labelledby="link-dialog-title"
+      onClose={onClose}
+    >
+      <form className="form" method="post" onSubmit={onSubmit} noValidate>
+        <h2 id="link-dialog-title">{link ? t("editTitle") : t("createTitle")}</h2>
+        <div className="field">
+          <label htmlFor="profileId">{t("profile")}</label>
+          <select
+            id="profileId"
+            name="profileId"
+            defaultValue={link?.profileId ?? profiles[0]?.id ?? ""}
+            aria-invalid={Boolean(errors.profileId)}
+            aria-describedby={errors.profileId ? "profileId-error" : undefined}
+          >
+            {profiles.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.displayName} (@{p.handle})
+              </option>
+            ))}
+          </select>
+          {errors.profileId && (
+            <small id="profileId-error" className="field-error">
+              {errors.profileId}
+            </small>
+          )}
+        </div>
+        <Field
+          name="title"
+          label={t("linkTitle")}
+          defaultValue={link?.title ?? ""}
+          maxLength={120}
+          autoComplete="off"
+          error={errors.title}
+        />
+        <div className="field">
+          <label htmlFor="description">{t("description")}</label>
+          <textarea
+            id="description"
+            name="description"
+            rows={3}
+            maxLength={5000}
+            defaultValue={link?.description ?? ""}
+            aria-invalid={Boolean(errors.description)}
+            aria-describedby={errors.description ? "description-error" : undefined}
+          />
+          {errors.description && (
+            <small id="description-error" className="field-error">
+              {errors.description}
+            </small>
+          )}
+        </div>
+        <div className="link-price-row">
+          <Field
+            name="price"
+            label={t("price")}
+            hint={t("priceHint", range)}
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder={minorToInput(10 ** digits * 10, digits, locale)}
+            defaultValue={link ? minorToInput(link.priceMinor, currencyDigits(link.currency), locale) : ""}
+            error={errors.price}
+          />
+          <div className="field">
+            <label htmlFor="currency">{t("currency")}</label>
+            <select
+              id="currency"
+              name="currency"
+              value={currency}
+              onChange={(e) => setCurrency(e.currentTarget.value as Currency)}
+            >
+              {currencies.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <Field
+          name="stockLimit"
+          label={t("stockLimit")}
+          hint={t("stockLimitHint")}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          defaultValue={link?.stockLimit ?? ""}
+          error={errors.stockLimit}
+        />
+        <FileUpload
+          id="link-file"
+          label={t("file")}
+          hint={t("fileHint")}
+          use="content"
+          value={file}
+          onChange={setFile}
+          onBusyChange={(b) => setUploading((u) => ({ ...u, file: b }))}
+          error={errors.file}
+        />
+        <FileUpload
+          id="link-cover"
+          label={t("cover")}
+          hint={t("coverHint")}
+          use="cover"
+          value={cover}
+          onChange={setCover}
+          onBusyChange={(b) => setUploading((u) => ({ ...u, cover: b }))}
+          error={errors.cover}
+        />
+        {errors.form && (
+          <p className="field-error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <div className="actions">
+          <SubmitButton pending={pending} disabled={busy} pendingLabel={t("saving")} label={t("save")} />
+          <button type="button" className="btn btn-ghost" onClick={() => ref.current?.close()}>
+            {t("cancel")}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
+
+/** Only what the creator changed is sent when editing. */
+function changedFields(link: Link, input: Record<keyof typeof formKeys, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(formKeys) as (keyof typeof formKeys)[]) {
+    if (input[key] !== link[key]) out[key] = input[key];
+  }
+  return out;
+}
+
+const formKeys = {
+  profileId: true,
+  title: true,
+  description: true,
+  priceMinor: true,
+  currency: true,
+  fileId: true,
+  coverFileId: true,
+  stockLimit: true,
+} as const;

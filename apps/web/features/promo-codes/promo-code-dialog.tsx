@@ -1,0 +1,297 @@
+"use client";
+
+import {
+  type Currency,
+  createPromoCodeBodySchema,
+  currencies,
+  type Link,
+  type PromoCode,
+  type PromoKind,
+  promoCodeSchema,
+} from "@salelink/contracts";
+import { useTranslations } from "next-intl";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
+import { Field } from "@/components/ui/field.tsx";
+import { SubmitButton } from "@/components/ui/submit-button.tsx";
+import { ApiError, api } from "@/lib/api.ts";
+import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
+import { minorToDecimalString, parseAmountToMinor } from "./money.ts";
+import { endOfDayIso, isoToDateInput } from "./promo-status.ts";
+
+/** Field errors keyed by their top-level field ("linkIds.2" → "linkIds"). */
+function topLevel(errors: FieldErrors): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [key, message] of Object.entries(errors)) out[key.split(".")[0] ?? key] ??= message;
+  return out;
+}
+
+/** A whole number typed in a text field; NaN (refused by the schema) for anything else. */
+function parseCount(text: string): number | null {
+  const trimmed = text.trim();
+  if (trimmed === "") return null;
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+}
+
+/** The modal form that creates a promo code (code null) or edits one, prefilled. */
+export function PromoCodeDialog({
+  code,
+  links,
+  defaultCurrency,
+  onClose,
+  onSaved,
+}: {
+  code: PromoCode | null;
+  /** My links to restrict the code to; null when they could not be loaded. */
+  links: Link[] | null;
+  defaultCurrency: Currency;
+  onClose: () => void;
+  onSaved: (code: PromoCode) => void;
+}) {
+  const t = useTranslations("promoCodes");
+  const ref = useRef<HTMLDialogElement>(null);
+  const [kind, setKind] = useState<PromoKind>(code?.kind ?? "percent");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (!dialog.open) dialog.showModal();
+    dialog.querySelector<HTMLInputElement>("input")?.focus();
+  }, []);
+
+  function messageFor(field: string, currentKind: PromoKind): string {
+    if (field === "value") return currentKind === "percent" ? t("errors.percent") : t("errors.amount");
+    if (field === "currency") return t("errors.currency");
+    if (field === "expiresAt") return t("errors.expiresAt");
+    if (field === "usageLimit") return t("errors.usageLimit");
+    if (field === "linkIds") return t("errors.linkIds");
+    return t("errors.code");
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const f = new FormData(event.currentTarget);
+    const currency = String(f.get("currency") ?? defaultCurrency) as Currency;
+    const valueText = String(f.get("value") ?? "");
+    const value =
+      kind === "percent"
+        ? /^\s*\d+\s*$/.test(valueText)
+          ? Number(valueText)
+          : Number.NaN
+        : (parseAmountToMinor(valueText, currency) ?? Number.NaN);
+    const expiryText = String(f.get("expiresAt") ?? "");
+    const expiresAt = expiryText === "" ? null : endOfDayIso(expiryText);
+    const input = {
+      kind,
+      value,
+      ...(kind === "fixed" ? { currency } : {}),
+      code: String(f.get("code") ?? ""),
+      // An unreadable date is sent to the schema as is, which refuses it under its field.
+      expiresAt: expiresAt ?? (expiryText === "" ? null : expiryText),
+      usageLimit: parseCount(String(f.get("usageLimit") ?? "")),
+      linkIds: f.getAll("linkIds").map(String),
+    };
+    const parsed = createPromoCodeBodySchema.safeParse(input);
+    if (!parsed.success) {
+      const next: FieldErrors = {};
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0] ?? "code");
+        next[key] ??= messageFor(key, kind);
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    setPending(true);
+    try {
+      const body = code
+        ? {
+            ...parsed.data,
+            currency: parsed.data.kind === "fixed" ? parsed.data.currency : null,
+            // Without my links on screen the restriction could not be shown: leave it as it is.
+            linkIds: links ? parsed.data.linkIds : undefined,
+          }
+        : parsed.data;
+      const saved = await api(code ? `/promo-codes/${code.id}` : "/promo-codes", {
+        method: code ? "PATCH" : "POST",
+        body,
+        schema: promoCodeSchema,
+      });
+      toast.success(code ? t("updated") : t("created"));
+      onSaved(saved);
+    } catch (err) {
+      const fieldErrors = topLevel(apiFieldErrors(err));
+      const fallback = err instanceof ApiError && err.body ? err.body.message : t("failed");
+      setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: fallback });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const restricted = new Set(code?.linkIds ?? []);
+  // Links taken down by moderation can no longer be chosen, unless the code already names them.
+  const choosable = (links ?? []).filter((l) => l.status !== "removed" || restricted.has(l.id));
+  const defaultValue =
+    code === null
+      ? ""
+      : code.kind === "fixed" && code.currency
+        ? minorToDecimalString(code.value, code.currency)
+        : String(code.value);
+
+  return (
+    <dialog
+      ref={ref}
+      className="card profile-dialog promo-dialog"
+      aria-labelledby="promo-dialog-title"
+      onClose={onClose}
+    >
+      <form className="form" method="post" onSubmit={onSubmit} noValidate>
+        <h2 id="promo-dialog-title">{code ? t("editTitle") : t("createTitle")}</h2>
+        <Field
+          name="code"
+          label={t("code")}
+          hint={t("codeHint")}
+          defaultValue={code?.code ?? ""}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={32}
+          className="promo-code-input"
+          error={errors.code}
+        />
+        <fieldset>
+          <legend>{t("kind")}</legend>
+          <div className="segmented">
+            {(["percent", "fixed"] as const).map((k) => (
+              <label key={k}>
+                <input
+                  type="radio"
+                  name="kind"
+                  value={k}
+                  checked={kind === k}
+                  onChange={() => {
+                    setKind(k);
+                    setErrors(({ value: _, currency: __, ...rest }) => rest);
+                  }}
+                />
+                {k === "percent" ? t("kindPercent") : t("kindFixed")}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div className={kind === "fixed" ? "promo-amount-row" : undefined}>
+          <Field
+            key={kind}
+            name="value"
+            label={kind === "percent" ? t("percentValue") : t("amountValue")}
+            hint={kind === "percent" ? t("percentHint") : t("amountHint")}
+            defaultValue={code?.kind === kind ? defaultValue : ""}
+            inputMode={kind === "percent" ? "numeric" : "decimal"}
+            autoComplete="off"
+            error={errors.value}
+          />
+          {kind === "fixed" && (
+            <div className="field">
+              <label htmlFor="currency">{t("currency")}</label>
+              <select
+                id="currency"
+                name="currency"
+                defaultValue={code?.currency ?? defaultCurrency}
+                aria-invalid={Boolean(errors.currency)}
+                aria-describedby={["currency-hint", errors.currency ? "currency-error" : null]
+                  .filter(Boolean)
+                  .join(" ")}
+              >
+                {currencies.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+              <small id="currency-hint" className="muted">
+                {t("currencyHint")}
+              </small>
+              {errors.currency && (
+                <small id="currency-error" className="field-error">
+                  {errors.currency}
+                </small>
+              )}
+            </div>
+          )}
+        </div>
+        <div className="grid-2">
+          <Field
+            name="expiresAt"
+            type="date"
+            label={t("expiresAt")}
+            hint={t("expiresAtHint")}
+            defaultValue={code?.expiresAt ? isoToDateInput(code.expiresAt) : ""}
+            error={errors.expiresAt}
+          />
+          <Field
+            name="usageLimit"
+            label={t("usageLimit")}
+            hint={t("usageLimitHint")}
+            defaultValue={code?.usageLimit ?? ""}
+            inputMode="numeric"
+            autoComplete="off"
+            error={errors.usageLimit}
+          />
+        </div>
+        <fieldset
+          aria-describedby={["linkIds-hint", errors.linkIds ? "linkIds-error" : null]
+            .filter(Boolean)
+            .join(" ")}
+        >
+          <legend>{t("links")}</legend>
+          <p id="linkIds-hint" className="muted promo-hint">
+            {links === null ? t("linksLoadFailed") : choosable.length === 0 ? t("noLinks") : t("linksHint")}
+          </p>
+          {choosable.length > 0 && (
+            <ul className="promo-link-choices">
+              {choosable.map((link) => (
+                <li key={link.id}>
+                  <label className="checkbox">
+                    <input
+                      type="checkbox"
+                      name="linkIds"
+                      value={link.id}
+                      defaultChecked={restricted.has(link.id)}
+                    />
+                    <span>
+                      {link.title}
+                      {link.status !== "active" && (
+                        <span className="muted">
+                          {" "}
+                          ({link.status === "paused" ? t("linkPaused") : t("linkRemoved")})
+                        </span>
+                      )}
+                    </span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )}
+          {errors.linkIds && (
+            <small id="linkIds-error" className="field-error">
+              {errors.linkIds}
+            </small>
+          )}
+        </fieldset>
+        {errors.form && (
+          <p className="field-error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <div className="actions">
+          <SubmitButton pending={pending} pendingLabel={t("saving")} label={t("save")} />
+          <button type="button" className="btn btn-ghost" onClick={() => ref.current?.close()}>
+            {t("cancel")}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
