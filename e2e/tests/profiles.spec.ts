@@ -1,5 +1,8 @@
+import path from "node:path";
 import type { Page } from "@playwright/test";
 import { apiAs, demoEmail, demoPassword, expect, test } from "../fixtures.ts";
+
+const photo = path.resolve(import.meta.dirname, "../../apps/api/test/fixtures/files/photo.png");
 
 async function signInAsCreator(page: Page, words: { email: string; password: string; signIn: string }) {
   await page.goto("/signin");
@@ -46,6 +49,8 @@ test.describe("creator profiles", () => {
     await dialog.getByLabel("Handle").fill(handle);
     await dialog.getByLabel("Bio").fill("Profiles made by the end-to-end tests.");
     await dialog.getByLabel("Social links").fill("https://example.com/e2e\nhttps://example.org/e2e");
+    await dialog.getByLabel("Avatar").setInputFiles(photo);
+    await expect(dialog.getByText("photo.png", { exact: true })).toBeVisible();
     await dialog.getByRole("button", { name: "Save" }).click();
     await expect(dialog).toBeHidden();
     await expect(
@@ -54,6 +59,10 @@ test.describe("creator profiles", () => {
     const item = page.getByRole("listitem").filter({ hasText: `@${handle}` });
     await expect(item).toContainText("E2E Creator");
     await expect(item).toContainText("Profiles made by the end-to-end tests.");
+    // The avatar's rendition, served by the API, is shown in the list.
+    const avatar = item.getByRole("img", { name: "Avatar of E2E Creator" });
+    await expect(avatar).toBeVisible();
+    expect(await avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 
     // Edit: the same dialog, prefilled.
     await item.getByRole("button", { name: "Edit" }).click();

@@ -224,6 +224,25 @@ describe("this instance's cache of public reads", () => {
   });
 });
 
+describe("profile avatars", () => {
+  it("shows my profile's avatar rendition, and refuses a file that is not an image uploaded for display", async () => {
+    const avatar = await upload(alice, "avatar", "me.png", PNG);
+    const profile = await profileOf(alice, { avatarFileId: avatar.id });
+    expect(profile.avatarUrl).toMatch(/^\/media\/covers\//);
+    const listed = (await call("GET", "/profiles", alice)).json<{ items: CreatorProfile[] }>();
+    expect(listed.items.find((p) => p.id === profile.id)?.avatarUrl).toBe(profile.avatarUrl);
+    expect((await call("GET", profile.avatarUrl ?? "")).statusCode).toBe(200);
+
+    const pdf = await upload(alice, "content", "guide.pdf", PDF);
+    const refused = await call("PATCH", `/profiles/${profile.id}`, alice, { avatarFileId: pdf.id });
+    expect(refused.statusCode).toBe(400);
+    const removed = (
+      await call("PATCH", `/profiles/${profile.id}`, alice, { avatarFileId: null })
+    ).json<CreatorProfile>();
+    expect(removed).toMatchObject({ avatarFileId: null, avatarUrl: null });
+  });
+});
+
 describe("/product", () => {
   it("reads and renames my product; another account gets 404; the title is checked", async () => {
     const link = await linkOf(alice, (await profileOf(alice)).id);

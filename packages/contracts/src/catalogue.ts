@@ -12,6 +12,12 @@ import { fileKindSchema, uploadedFileSchema } from "./uploads.ts";
 /** Ids in a path: anything else is a 400 with a field error, before any lookup. */
 export const catalogueIdParamsSchema = z.object({ id: z.uuid() });
 
+/**
+ * Public renditions are served by the API under `/media/…`; answers carry the path (relative to the
+ * API base), never a storage key. Null when there is none (a PDF has no preview: buyers get a card).
+ */
+export const mediaPathSchema = z.string().regex(/^\/media\/(previews|covers)\/[0-9a-f-]{36}$/);
+
 // ---------------------------------------------------------------------------------------------
 // Profiles
 
@@ -109,6 +115,11 @@ export const creatorProfileSchema = z.object({
   handle: z.string(),
   bio: z.string(),
   avatarFileId: z.uuid().nullable(),
+  /** The avatar's public rendition, under the API base. */
+  avatarUrl: z
+    .string()
+    .regex(/^\/media\/(previews|covers)\/[0-9a-f-]{36}$/)
+    .nullable(),
   socialLinks: z.array(z.string()),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
@@ -170,12 +181,6 @@ export const updateLinkBodySchema = z.object({
   status: z.enum(["active", "paused"]).optional(),
 });
 export type UpdateLinkBody = z.infer<typeof updateLinkBodySchema>;
-
-/**
- * Public renditions are served by the API under `/media/…`; answers carry the path (relative to the
- * API base), never a storage key. Null when there is none (a PDF has no preview: buyers get a card).
- */
-export const mediaPathSchema = z.string().regex(/^\/media\/(previews|covers)\/[0-9a-f-]{36}$/);
 
 /** A link as its owner sees it. */
 export const linkSchema = z.object({

@@ -13,6 +13,7 @@ import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
+import { FileUpload, type UploadValue } from "../uploads/file-upload.tsx";
 
 /** Field errors keyed by their top-level field ("socialLinks.2" → "socialLinks"). */
 function topLevel(errors: FieldErrors): FieldErrors {
@@ -24,10 +25,13 @@ function topLevel(errors: FieldErrors): FieldErrors {
 /** The modal form that creates a profile (profile null) or edits one, prefilled. */
 export function ProfileDialog({
   profile,
+  apiUrl,
   onClose,
   onSaved,
 }: {
   profile: CreatorProfile | null;
+  /** The API base, for the current avatar's thumbnail. */
+  apiUrl: string | null;
   onClose: () => void;
   onSaved: (profile: CreatorProfile) => void;
 }) {
@@ -35,6 +39,18 @@ export function ProfileDialog({
   const ref = useRef<HTMLDialogElement>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const [avatar, setAvatar] = useState<UploadValue | null>(
+    profile?.avatarFileId
+      ? {
+          id: profile.avatarFileId,
+          name: null,
+          sizeBytes: null,
+          kind: "image",
+          thumbnail: profile.avatarUrl && apiUrl ? `${apiUrl}${profile.avatarUrl}` : null,
+        }
+      : null,
+  );
 
   useEffect(() => {
     const dialog = ref.current;
@@ -47,6 +63,7 @@ export function ProfileDialog({
     if (field === "handle") return t("errors.handle");
     if (field === "bio") return t("errors.bio");
     if (field === "socialLinks") return t("errors.socialLinks");
+    if (field === "avatarFileId") return t("failed");
     return t("errors.displayName");
   }
 
@@ -61,6 +78,7 @@ export function ProfileDialog({
         .split("\n")
         .map((line) => line.trim())
         .filter(Boolean),
+      avatarFileId: avatar?.id ?? null,
     };
     const parsed = profile
       ? updateProfileBodySchema.safeParse(input)
@@ -117,6 +135,16 @@ export function ProfileDialog({
           maxLength={30}
           error={errors.handle}
         />
+        <FileUpload
+          id="profile-avatar"
+          label={t("avatar")}
+          hint={t("avatarHint")}
+          use="avatar"
+          value={avatar}
+          onChange={setAvatar}
+          onBusyChange={setUploading}
+          error={errors.avatarFileId}
+        />
         <div className="field">
           <label htmlFor="bio">{t("bio")}</label>
           <textarea
@@ -161,7 +189,7 @@ export function ProfileDialog({
           </p>
         )}
         <div className="actions">
-          <SubmitButton pending={pending} pendingLabel={t("saving")} label={t("save")} />
+          <SubmitButton pending={pending} pendingLabel={t("saving")} label={t("save")} disabled={uploading} />
           <button type="button" className="btn btn-ghost" onClick={() => ref.current?.close()}>
             {t("cancel")}
           </button>

@@ -5,6 +5,7 @@ import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { ApiError, api } from "@/lib/api.ts";
+import { runtimeConfig } from "@/lib/runtime-config.ts";
 import { ProfileDialog } from "./profile-dialog.tsx";
 
 const excerpt = (text: string, max = 140) =>
@@ -15,6 +16,7 @@ export function ProfilesPage() {
   const t = useTranslations("profiles");
   const [profiles, setProfiles] = useState<CreatorProfile[] | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
+  const [apiUrl, setApiUrl] = useState<string | null>(null);
   /** undefined: no dialog; null: creating; a profile: editing it. */
   const [editing, setEditing] = useState<CreatorProfile | null | undefined>(undefined);
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -22,8 +24,14 @@ export function ProfilesPage() {
 
   useEffect(() => {
     const controller = new AbortController();
-    api("/profiles", { schema: profileListResponseSchema, signal: controller.signal })
-      .then(({ items }) => setProfiles(items))
+    Promise.all([
+      api("/profiles", { schema: profileListResponseSchema, signal: controller.signal }),
+      runtimeConfig(),
+    ])
+      .then(([{ items }, config]) => {
+        setApiUrl(config.apiUrl);
+        setProfiles(items);
+      })
       .catch(() => {
         if (!controller.signal.aborted) setLoadFailed(true);
       });
@@ -85,8 +93,21 @@ export function ProfilesPage() {
           <ul className="profile-list">
             {profiles.map((profile) => (
               <li key={profile.id} className="card" aria-label={profile.displayName}>
-                <h2>{profile.displayName}</h2>
-                <p className="muted">@{profile.handle}</p>
+                <div className="profile-heading">
+                  {profile.avatarUrl && apiUrl && (
+                    <img
+                      className="profile-avatar"
+                      src={`${apiUrl}${profile.avatarUrl}`}
+                      alt={t("avatarAlt", { name: profile.displayName })}
+                      width={48}
+                      height={48}
+                    />
+                  )}
+                  <div>
+                    <h2>{profile.displayName}</h2>
+                    <p className="muted">@{profile.handle}</p>
+                  </div>
+                </div>
                 {profile.bio && <p>{excerpt(profile.bio)}</p>}
                 {confirming === profile.id ? (
                   <div className="actions">
@@ -109,6 +130,9 @@ export function ProfilesPage() {
                     <button type="button" className="btn btn-ghost" onClick={() => setEditing(profile)}>
                       {t("edit")}
                     </button>
+                    <a className="btn btn-ghost" href={`/c/${profile.id}`}>
+                      {t("viewPage")}
+                    </a>
                     <button type="button" className="btn btn-ghost" onClick={() => setConfirming(profile.id)}>
                       {t("delete")}
                     </button>
@@ -123,6 +147,7 @@ export function ProfilesPage() {
         <ProfileDialog
           key={editing?.id ?? "new"}
           profile={editing}
+          apiUrl={apiUrl}
           onClose={() => setEditing(undefined)}
           onSaved={onSaved}
         />

@@ -78,6 +78,16 @@ export async function findOwnedFile(db: DbOrTx, params: { ownerId: string; fileI
   return row ?? null;
 }
 
+/** The public rendition of each avatar file among `fileIds` (its cover, else an older preview). */
+export async function avatarKeysOf(db: DbOrTx, params: { ownerId: string; fileIds: string[] }) {
+  if (params.fileIds.length === 0) return new Map<string, string | null>();
+  const rows = await db
+    .select({ id: files.id, key: sql<string | null>`coalesce(${files.coverKey}, ${files.previewKey})` })
+    .from(files)
+    .where(and(eq(files.ownerId, params.ownerId), inArray(files.id, params.fileIds)));
+  return new Map(rows.map((r) => [r.id, r.key]));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Profiles
 

@@ -79,8 +79,26 @@ export function isUniqueViolation(err: unknown, index: string): boolean {
 
 const iso = (d: Date): string => d.toISOString();
 
-function toProfile(row: q.ProfileRow): CreatorProfile {
-  return { ...row, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
+function toProfile(row: q.ProfileRow, avatars: Map<string, string | null>): CreatorProfile {
+  const avatarKey = row.avatarFileId ? (avatars.get(row.avatarFileId) ?? null) : null;
+  return {
+    ...row,
+    avatarUrl: mediaPath(avatarKey),
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+async function withAvatars(db: DbOrTx, ownerId: string, rows: q.ProfileRow[]): Promise<CreatorProfile[]> {
+  const fileIds = rows.flatMap((r) => (r.avatarFileId ? [r.avatarFileId] : []));
+  const avatars = await q.avatarKeysOf(db, { ownerId, fileIds });
+  return rows.map((row) => toProfile(row, avatars));
+}
+
+async function withAvatar(db: DbOrTx, ownerId: string, row: q.ProfileRow): Promise<CreatorProfile> {
+  const [profile] = await withAvatars(db, ownerId, [row]);
+  if (!profile) throw new Error("profile lost");
+  return profile;
 }
 
 /** The public path of a stored rendition; the API serves `previews/…` and `covers/…` under /media. */
@@ -144,7 +162,7 @@ const handleTaken = () => validation({ handle: ["This handle is already taken."]
 // Profiles
 
 export async function listProfiles(db: Db, ownerId: string): Promise<CreatorProfile[]> {
-  return (await q.listProfiles(db, { ownerId })).map(toProfile);
+  return withAvatars(db, ownerId, await q.listProfiles(db, { ownerId }));
 }
 
 export async function createProfile(
@@ -158,7 +176,7 @@ export async function createProfile(
     return await editing(deps, async (tx, refresh) => {
       const row = await q.insertProfile(tx, { ownerId, ...body });
       await refresh(creatorTags(row));
-      return toProfile(row);
+      return withAvatar(tx, ownerId, row);
     });
   } catch (err) {
     if (isUniqueViolation(err, "creator_profiles_handle_idx")) throw handleTaken();
@@ -189,7 +207,7 @@ export async function updateProfile(
       const row = before ? await q.updateProfile(tx, { ownerId, id, set: body }) : null;
       if (!before || !row) throw notFound("Profile");
       await refresh(await profilePageTags(tx, row, before.handle));
-      return toProfile(row);
+      return withAvatar(tx, ownerId, row);
     });
   } catch (err) {
     if (isUniqueViolation(err, "creator_profiles_handle_idx")) throw handleTaken();
