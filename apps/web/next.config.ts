@@ -2,7 +2,11 @@ import type { NextConfig } from "next";
 import createNextIntlPlugin from "next-intl/plugin";
 import { localeRewrites } from "./lib/locale-rewrites.ts";
 
-const withNextIntl = createNextIntlPlugin("./i18n/request.ts");
+// Messages are compiled at build time: the browser gets no ICU parser (about 12 KB gzip less).
+const withNextIntl = createNextIntlPlugin({
+  requestConfig: "./i18n/request.ts",
+  experimental: { messages: { path: "./messages", format: "json", locales: "infer", precompile: true } },
+});
 
 const nextConfig: NextConfig = {
   reactStrictMode: true,

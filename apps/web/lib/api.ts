@@ -1,4 +1,4 @@
-import { type ErrorResponse, errorResponseSchema } from "@salelink/contracts";
+import type { ErrorResponse } from "@salelink/contracts/errors";
 import type { z } from "zod";
 import { runtimeConfig } from "./runtime-config.ts";
 
@@ -18,7 +18,11 @@ export class ApiError extends Error {
 interface CallOptions<T extends z.ZodType> {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;
-  schema: T;
+  /**
+   * The answer's contract, or a loader of it: code on every page's first load (the shell) passes
+   * `() => import(…)` so that zod and the schemas load after the page, not before it.
+   */
+  schema: T | (() => Promise<T>);
   signal?: AbortSignal;
   /** Server-side calls pass the API URL and the visitor's cookie themselves. */
   baseUrl?: string;
@@ -47,8 +51,10 @@ export async function api<T extends z.ZodType>(path: string, options: CallOption
   });
   const json: unknown = await res.json().catch(() => null);
   if (!res.ok) {
+    const { errorResponseSchema } = await import("@salelink/contracts/errors");
     const parsed = errorResponseSchema.safeParse(json);
     throw new ApiError(res.status, parsed.success ? parsed.data : null);
   }
-  return options.schema.parse(json);
+  const schema = typeof options.schema === "function" ? await options.schema() : options.schema;
+  return schema.parse(json);
 }

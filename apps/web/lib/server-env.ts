@@ -5,6 +5,10 @@ import { businessRulesEnvSchema } from "@salelink/contracts/business-rules";
 export const serverEnv = {
   /** The API as browsers reach it (the spec's "API base"). */
   apiPublicUrl: process.env.API_PUBLIC_URL ?? "http://localhost:4000",
+  /** The API as this server reaches it (a private address in production); defaults to the public one. */
+  apiInternalUrl: process.env.API_INTERNAL_URL || process.env.API_PUBLIC_URL || "http://localhost:4000",
+  /** Shared with the API, which calls /api/revalidate after edits; empty turns that route off (503). */
+  revalidateSecret: process.env.REVALIDATE_SECRET ?? "",
   siteUrl: process.env.WEB_ORIGIN ?? "http://localhost:3000",
   analyticsId: process.env.ANALYTICS_ID ?? "",
   /** Script URL of the analytics tag; {id} is replaced by ANALYTICS_ID. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { europeanCountrySchema } from "./countries.ts";
-import { localeSchema } from "./locales.ts";
+import { localeSchema } from "./locale-schema.ts";
 
 export const emailSchema = z.string().trim().toLowerCase().pipe(z.email().max(254));
 /** DESIGN section 3: 8 to 128 characters. */

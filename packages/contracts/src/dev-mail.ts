@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { localeSchema } from "./locales.ts";
+import { localeSchema } from "./locale-schema.ts";
 
 /**
  * The dev mail page: the messages the sandbox (outbox) mail provider kept instead of sending.

@@ -5,6 +5,7 @@ export * from "./countries.ts";
 export * from "./dev-mail.ts";
 export * from "./errors.ts";
 export * from "./health.ts";
+export * from "./locale-schema.ts";
 export * from "./locales.ts";
 export * from "./maintenance.ts";
 export * from "./profile.ts";

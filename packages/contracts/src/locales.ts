@@ -1,9 +1,8 @@
-import { z } from "zod";
+/* Kept free of zod: the browser's first load imports these (the schema is in locale-schema.ts). */
 
 export const locales = ["en", "fr", "es"] as const;
 export const defaultLocale = "en";
-export const localeSchema = z.enum(locales);
-export type Locale = z.infer<typeof localeSchema>;
+export type Locale = (typeof locales)[number];
 
 /** Name and lifetime of the language cookie (spec section 9: 365 days). */
 export const localeCookieName = "NEXT_LOCALE";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { localeSchema } from "./locales.ts";
+import { localeSchema } from "./locale-schema.ts";
 
 /** Optional message per language shown on /maintenance. */
 export const maintenanceMessageSchema = z.partialRecord(localeSchema, z.string().trim().max(500));
@@ -22,5 +22,4 @@ export const setMaintenanceBodySchema = z.object({
 });
 export type SetMaintenanceBody = z.infer<typeof setMaintenanceBodySchema>;
 
-/** Spec section 9: the maintenance status is re-checked at most every 60000 ms. */
-export const maintenanceRecheckMs = 60_000;
+export { maintenanceRecheckMs } from "./shell-constants.ts";

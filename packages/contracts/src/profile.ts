@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { localeSchema } from "./locales.ts";
+import { localeSchema } from "./locale-schema.ts";
 
 export const roles = ["user", "admin"] as const;
 export const roleSchema = z.enum(roles);

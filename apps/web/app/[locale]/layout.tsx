@@ -10,7 +10,9 @@ import { themeScript } from "@/features/shell/theme.tsx";
 import { siteUrl } from "@/lib/metadata.ts";
 import "../globals.css";
 
-export const dynamicParams = false;
+// No `dynamicParams = false` here: it would close every route below to parameters unknown at build
+// time (the buyer pages' tokens). Unknown locales cannot arrive (the rewrites add a known one), and
+// pageLocale answers 404 for one anyway; pages with a closed list (blog, legal) close it themselves.
 export const generateStaticParams = () => locales.map((locale) => ({ locale }));
 
 export async function generateMetadata({

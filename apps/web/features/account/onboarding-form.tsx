@@ -4,12 +4,12 @@ import { europeanCountries, messageResponseSchema, onboardingBodySchema } from "
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, useMemo, useState } from "react";
-import { toast } from "sonner";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { useAuth } from "@/features/auth/auth-provider.tsx";
 import { api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors, zodFieldErrors } from "@/lib/form-errors.ts";
+import { toast } from "@/lib/toast.ts";
 
 type Kind = "individual" | "professional";
 

@@ -1,12 +1,13 @@
 "use client";
 
-import { messageResponseSchema } from "@salelink/contracts";
 import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useEffect } from "react";
-import { toast } from "sonner";
 import { ApiError, api } from "@/lib/api.ts";
+import { toast } from "@/lib/toast.ts";
 import { useAuth } from "./auth-provider.tsx";
+
+const loadMessageSchema = () => import("@salelink/contracts/auth").then((m) => m.messageResponseSchema);
 
 /** Each token is spent once per page load, even when effects run twice. */
 const handled = new Set<string>();
@@ -37,7 +38,7 @@ export function AccountTokens() {
       handled.add(emailToken);
       api(`/auth/verify/email/${encodeURIComponent(emailToken)}`, {
         method: "POST",
-        schema: messageResponseSchema,
+        schema: loadMessageSchema,
       })
         .then(() => {
           toast.success(t("emailVerified"));
@@ -53,7 +54,7 @@ export function AccountTokens() {
       handled.add(deletionToken);
       api(`/profile/delete/${encodeURIComponent(deletionToken)}`, {
         method: "DELETE",
-        schema: messageResponseSchema,
+        schema: loadMessageSchema,
       })
         .then(() => {
           leave("/");

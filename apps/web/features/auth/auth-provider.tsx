@@ -1,6 +1,6 @@
 "use client";
 
-import { type Profile, profileSchema } from "@salelink/contracts";
+import type { Profile } from "@salelink/contracts/profile";
 import { useRouter } from "next/navigation";
 import {
   createContext,
@@ -30,7 +30,9 @@ const AuthContext = createContext<AuthState | null>(null);
 
 async function fetchProfile(): Promise<Profile | null> {
   try {
-    return await api("/profile", { schema: profileSchema });
+    return await api("/profile", {
+      schema: () => import("@salelink/contracts/profile").then((m) => m.profileSchema),
+    });
   } catch (err) {
     if (!(err instanceof ApiError)) console.warn("profile check failed", err);
     return null;

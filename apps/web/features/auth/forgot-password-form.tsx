@@ -4,10 +4,10 @@ import { emailRequestSchema, messageResponseSchema } from "@salelink/contracts";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
-import { toast } from "sonner";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { ApiError, api } from "@/lib/api.ts";
+import { toast } from "@/lib/toast.ts";
 
 /** Spec section 9: password-reset toasts are delayed by 200 ms (success) or 100 ms (slow down). */
 export const RESET_TOAST_DELAY_MS = 200;

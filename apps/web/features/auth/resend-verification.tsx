@@ -3,10 +3,10 @@
 import { emailRequestSchema, messageResponseSchema } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
 import { type FormEvent, useEffect, useState } from "react";
-import { toast } from "sonner";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { ApiError, api } from "@/lib/api.ts";
+import { toast } from "@/lib/toast.ts";
 
 /** "Check your inbox", with a form to send the verification e-mail again. */
 export function ResendVerification() {

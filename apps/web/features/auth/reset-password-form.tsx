@@ -5,12 +5,12 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { type FormEvent, useEffect, useState } from "react";
-import { toast } from "sonner";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { BotCheckField } from "@/features/bot-check/bot-check-field.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
+import { toast } from "@/lib/toast.ts";
 import { RESET_TOAST_DELAY_MS } from "./forgot-password-form.tsx";
 
 /** The page the reset e-mail links to: /reset-password?token=… */

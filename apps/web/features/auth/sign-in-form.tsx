@@ -5,11 +5,11 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
-import { toast } from "sonner";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import type { FieldErrors } from "@/lib/form-errors.ts";
+import { toast } from "@/lib/toast.ts";
 import { useAuth } from "./auth-provider.tsx";
 
 /** Only same-site paths are followed after sign-in. */

@@ -5,7 +5,6 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
-import { toast } from "sonner";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { BotCheckField } from "@/features/bot-check/bot-check-field.tsx";
@@ -13,6 +12,7 @@ import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors, zodFieldErrors } from "@/lib/form-errors.ts";
 import { readReferral } from "@/lib/referral.ts";
 import { runtimeConfig } from "@/lib/runtime-config.ts";
+import { toast } from "@/lib/toast.ts";
 
 export function SignUpForm() {
   const t = useTranslations("signup");

@@ -1,10 +1,9 @@
 "use client";
 
-import { messageResponseSchema } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
 import { useCallback } from "react";
-import { toast } from "sonner";
 import { api } from "@/lib/api.ts";
+import { toast } from "@/lib/toast.ts";
 import { useAuth } from "./auth-provider.tsx";
 
 /** Spec section 9: the logout toast waits 500 ms, until the home page is shown. */
@@ -16,7 +15,10 @@ export function useLogout(): () => Promise<void> {
   const t = useTranslations("auth");
   return useCallback(async () => {
     try {
-      await api("/auth/logout", { method: "POST", schema: messageResponseSchema });
+      await api("/auth/logout", {
+        method: "POST",
+        schema: () => import("@salelink/contracts/auth").then((m) => m.messageResponseSchema),
+      });
     } catch (err) {
       console.warn("logout failed", err);
     }

@@ -11,11 +11,11 @@ import {
 } from "@salelink/contracts";
 import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
+import { toast } from "@/lib/toast.ts";
 import { FileUpload, type UploadValue, uploadValueOf } from "../uploads/file-upload.tsx";
 import { currencyDigits, formatPrice, minorToInput, parsePrice } from "./price.ts";
 

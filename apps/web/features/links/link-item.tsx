@@ -3,9 +3,9 @@
 import { type Link, linkSchema, messageResponseSchema, setProductTitleBodySchema } from "@salelink/contracts";
 import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
-import { toast } from "sonner";
 import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors } from "@/lib/form-errors.ts";
+import { toast } from "@/lib/toast.ts";
 import { LinkThumb } from "./link-thumb.tsx";
 import { formatPrice } from "./price.ts";
 

@@ -4,7 +4,7 @@ import type { Link } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
 import QRCode from "qrcode";
 import { useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast.ts";
 
 /** The spec's "show link": the buyer URL to copy, scan, share or open. */
 export function ShowLinkDialog({ link, onClose }: { link: Link; onClose: () => void }) {

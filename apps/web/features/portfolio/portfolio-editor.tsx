@@ -9,10 +9,10 @@ import {
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
 import { formatMinor } from "@/features/promo-codes/money.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors } from "@/lib/form-errors.ts";
+import { toast } from "@/lib/toast.ts";
 import { move, sameOrder, splitLinks, toggle } from "./portfolio-order.ts";
 
 type Direction = -1 | 1;

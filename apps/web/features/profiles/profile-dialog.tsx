@@ -8,11 +8,11 @@ import {
 } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
+import { toast } from "@/lib/toast.ts";
 import { FileUpload, type UploadValue } from "../uploads/file-upload.tsx";
 
 /** Field errors keyed by their top-level field ("socialLinks.2" → "socialLinks"). */

@@ -3,9 +3,9 @@
 import { type CreatorProfile, messageResponseSchema, profileListResponseSchema } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
 import { ApiError, api } from "@/lib/api.ts";
 import { runtimeConfig } from "@/lib/runtime-config.ts";
+import { toast } from "@/lib/toast.ts";
 import { ProfileDialog } from "./profile-dialog.tsx";
 
 const excerpt = (text: string, max = 140) =>

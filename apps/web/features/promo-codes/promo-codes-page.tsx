@@ -9,8 +9,8 @@ import {
 } from "@salelink/contracts";
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
 import { ApiError, api } from "@/lib/api.ts";
+import { toast } from "@/lib/toast.ts";
 import { formatMinor } from "./money.ts";
 import { loadMyLinks } from "./my-links.ts";
 import { PromoCodeDialog } from "./promo-code-dialog.tsx";

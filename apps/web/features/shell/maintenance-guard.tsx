@@ -1,10 +1,13 @@
 "use client";
 
-import { maintenanceRecheckMs, maintenanceStatusSchema } from "@salelink/contracts";
+import { maintenanceRecheckMs } from "@salelink/contracts/shell-constants";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { useAuth } from "@/features/auth/auth-provider.tsx";
 import { api } from "@/lib/api.ts";
+
+const loadMaintenanceSchema = () =>
+  import("@salelink/contracts/maintenance").then((m) => m.maintenanceStatusSchema);
 
 /**
  * Spec section 4: on navigation, at most every 60 s, ask whether maintenance is on; send
@@ -26,7 +29,7 @@ export function MaintenanceGuard() {
     if (last && Date.now() - last.at < Math.min(last.cooldown, maintenanceRecheckMs)) return;
     lastCheck.current = { at: Date.now(), cooldown: maintenanceRecheckMs };
     const id = ++latest.current;
-    api("/maintenance", { schema: maintenanceStatusSchema })
+    api("/maintenance", { schema: loadMaintenanceSchema })
       .then((status) => {
         if (id !== latest.current) return;
         lastCheck.current = { at: Date.now(), cooldown: status.cooldown ?? maintenanceRecheckMs };

@@ -1,10 +1,13 @@
 "use client";
 
-import { type MaintenanceStatus, maintenanceStatusSchema } from "@salelink/contracts";
 import { isLocale } from "@salelink/contracts/locales";
+import type { MaintenanceStatus } from "@salelink/contracts/maintenance";
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { api } from "@/lib/api.ts";
+
+const loadMaintenanceSchema = () =>
+  import("@salelink/contracts/maintenance").then((m) => m.maintenanceStatusSchema);
 
 /** The maintenance page's text: the operator's message in the visitor's language, if any. */
 export function MaintenanceNotice() {
@@ -13,7 +16,7 @@ export function MaintenanceNotice() {
   const [status, setStatus] = useState<MaintenanceStatus | null>(null);
 
   useEffect(() => {
-    api("/maintenance", { schema: maintenanceStatusSchema })
+    api("/maintenance", { schema: loadMaintenanceSchema })
       .then(setStatus)
       .catch(() => setStatus(null));
   }, []);

@@ -3,9 +3,9 @@
 import type { FileKind, UploadedFile, UploadUse } from "@salelink/contracts";
 import { useLocale, useTranslations } from "next-intl";
 import { type ChangeEvent, type DragEvent, useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
 import { ApiError } from "@/lib/api.ts";
 import { runtimeConfig } from "@/lib/runtime-config.ts";
+import { toast } from "@/lib/toast.ts";
 import {
   type CheckResult,
   checkSelection,

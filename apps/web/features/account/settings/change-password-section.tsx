@@ -3,13 +3,13 @@
 import { messageResponseSchema, passwordChangeBodySchema } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
-import { toast } from "sonner";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { useAuth } from "@/features/auth/auth-provider.tsx";
 import { BotCheckField } from "@/features/bot-check/bot-check-field.tsx";
 import { api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
+import { toast } from "@/lib/toast.ts";
 
 /** Spec section 4: a connected password change clears the user and goes to "/". */
 export function ChangePasswordSection() {

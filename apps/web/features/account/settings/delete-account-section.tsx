@@ -3,8 +3,8 @@
 import { messageResponseSchema } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { toast } from "sonner";
 import { ApiError, api } from "@/lib/api.ts";
+import { toast } from "@/lib/toast.ts";
 
 /** Deletion is confirmed twice: here, then through the link e-mailed to the account. */
 export function DeleteAccountSection() {

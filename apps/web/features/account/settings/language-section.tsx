@@ -3,9 +3,9 @@
 import { type Locale, locales, messageResponseSchema } from "@salelink/contracts";
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
-import { toast } from "sonner";
 import { api } from "@/lib/api.ts";
 import { setLanguageCookie } from "@/lib/language-cookie.ts";
+import { toast } from "@/lib/toast.ts";
 
 /** The account's language: e-mails are written in it, and the site switches to it. */
 export function LanguageSection() {

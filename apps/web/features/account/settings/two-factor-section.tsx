@@ -7,12 +7,12 @@ import {
 } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
-import { toast } from "sonner";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { useAuth } from "@/features/auth/auth-provider.tsx";
 import { api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
+import { toast } from "@/lib/toast.ts";
 
 type Setup = { secret: string; qrSvg: string };
 

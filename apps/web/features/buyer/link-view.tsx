@@ -1,0 +1,133 @@
+import type { Locale } from "@salelink/contracts/locales";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import { ClientMessages } from "@/components/ui/client-messages.tsx";
+import { pageMetadata } from "@/lib/metadata.ts";
+import { CreatorAvatar } from "./creator-avatar.tsx";
+import { FileKindIcon } from "./file-kind-icon.tsx";
+import { decimalAmount, formatPrice } from "./format-price.ts";
+import { linkVisual } from "./media.ts";
+import { getPublicLink, mediaUrl } from "./public-api.ts";
+import { UsePromocode } from "./use-promocode.tsx";
+
+/** Both URLs of the purchase view (/v/{token}, /app/links/{token}) are this one page. */
+export const linkPath = (token: string) => `/v/${token}`;
+
+/** Search engines and link previews show about this much of a description. */
+const SNIPPET_LENGTH = 160;
+export function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= SNIPPET_LENGTH ? flat : `${flat.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…`;
+}
+
+export async function linkMetadata(locale: Locale, token: string): Promise<Metadata> {
+  const link = await getPublicLink(token);
+  const t = await getTranslations({ locale, namespace: "buyer" });
+  const description =
+    snippet(link.description) ||
+    t("metaDescription", { title: link.title, creator: link.creator.displayName });
+  const base = pageMetadata({ locale, title: link.title, description, path: linkPath(link.token) });
+  const visual = linkVisual(link);
+  const image = visual
+    ? {
+        url: mediaUrl(visual.path),
+        alt: link.title,
+        ...(visual.kind === "cover" ? { width: visual.width, height: visual.height } : {}),
+      }
+    : null;
+  // Open Graph has a "product" type that Next.js's types do not list: the page renders og:type itself.
+  const { type: _website, ...openGraph } = base.openGraph as NonNullable<Metadata["openGraph"]> & {
+    type?: string;
+  };
+  return {
+    ...base,
+    openGraph: { ...openGraph, ...(image ? { images: [image] } : {}) },
+    twitter: image
+      ? {
+          card: "summary_large_image",
+          title: link.title,
+          description,
+          images: [{ url: image.url, alt: link.title }],
+        }
+      : { card: "summary", title: link.title, description },
+  };
+}
+
+export async function LinkView({ locale, token }: { locale: Locale; token: string }) {
+  const link = await getPublicLink(token);
+  const t = await getTranslations("buyer");
+  const visual = linkVisual(link);
+  const kind = link.fileKind ?? "other";
+  const price = formatPrice(link.priceMinor, link.currency, locale);
+  return (
+    <main className="container section buyer">
+      {/* React places these in <head>: Open Graph's product type and its price. */}
+      <meta property="og:type" content="product" />
+      <meta property="product:price:amount" content={decimalAmount(link.priceMinor, link.currency)} />
+      <meta property="product:price:currency" content={link.currency} />
+      <div className="buyer-grid">
+        <div className={`buyer-media${visual ? ` buyer-media-${visual.kind}` : ""}`}>
+          {visual ? (
+            // biome-ignore lint/performance/noImgElement: the API serves ready-sized renditions; no image optimiser.
+            <img
+              src={mediaUrl(visual.path)}
+              alt={t(visual.kind === "cover" ? "coverAlt" : "previewAlt", { title: link.title })}
+              width={visual.kind === "cover" ? visual.width : undefined}
+              height={visual.kind === "cover" ? visual.height : undefined}
+              fetchPriority="high"
+            />
+          ) : (
+            <div className="file-card">
+              <FileKindIcon kind={link.fileKind} size={56} />
+              <span>{t(`kind.${kind}`)}</span>
+            </div>
+          )}
+          {visual?.kind === "preview" && <span className="media-badge">{t("blurredPreview")}</span>}
+        </div>
+
+        <div className="buyer-info">
+          <Link href={`/c/${link.creator.id}`} className="creator-chip">
+            <CreatorAvatar creator={link.creator} size={36} />
+            <span>
+              <span className="muted creator-chip-label">{t("soldBy")}</span>
+              <span className="creator-chip-name">{link.creator.displayName}</span>
+            </span>
+          </Link>
+          <h1 className="buyer-title">{link.title}</h1>
+          <p className="buyer-kind">
+            <FileKindIcon kind={link.fileKind} size={18} />
+            {t("youGet", { kind: t(`kind.${kind}`) })}
+          </p>
+
+          <section className="card buyer-purchase" aria-label={t("purchase")}>
+            {link.soldOut ? (
+              <>
+                <p className="price-line">
+                  <strong className="price" data-testid="price">
+                    {price}
+                  </strong>
+                </p>
+                <p className="notice sold-out" role="status">
+                  <strong>{t("soldOut")}</strong> {t("soldOutText")}
+                </p>
+              </>
+            ) : (
+              <ClientMessages namespaces={["buyer"]}>
+                <UsePromocode token={link.token} priceMinor={link.priceMinor} currency={link.currency} />
+              </ClientMessages>
+            )}
+            <p className="muted purchase-note">{t("deliveryNote")}</p>
+          </section>
+
+          {link.description && (
+            <section className="buyer-description">
+              <h2>{t("about")}</h2>
+              <p>{link.description}</p>
+            </section>
+          )}
+        </div>
+      </div>
+    </main>
+  );
+}

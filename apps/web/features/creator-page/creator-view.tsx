@@ -1,0 +1,131 @@
+import type { CreatorPage, PublicLink } from "@salelink/contracts/catalogue";
+import type { Locale } from "@salelink/contracts/locales";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import { CreatorAvatar } from "@/features/buyer/creator-avatar.tsx";
+import { FileKindIcon } from "@/features/buyer/file-kind-icon.tsx";
+import { formatPrice } from "@/features/buyer/format-price.ts";
+import { linkPath, snippet } from "@/features/buyer/link-view.tsx";
+import { linkVisual } from "@/features/buyer/media.ts";
+import { getCreatorPage, mediaUrl } from "@/features/buyer/public-api.ts";
+import { pageMetadata } from "@/lib/metadata.ts";
+
+/** One URL per creator, by id, whether the page was reached by id or by handle. */
+const creatorPath = (id: string) => `/c/${id}`;
+
+export async function creatorMetadata(locale: Locale, idOrHandle: string): Promise<Metadata> {
+  const { profile, links } = await getCreatorPage(idOrHandle);
+  const t = await getTranslations({ locale, namespace: "creatorPage" });
+  const title = t("metaTitle", { name: profile.displayName, handle: profile.handle });
+  const description = snippet(profile.bio) || t("metaDescription", { name: profile.displayName });
+  const base = pageMetadata({ locale, title, description, path: creatorPath(profile.id) });
+  // A profile has no picture of its own for previews: the first product's cover, else the avatar.
+  const visual = links.map(linkVisual).find((v) => v?.kind === "cover") ?? null;
+  const image = visual
+    ? { url: mediaUrl(visual.path), width: visual.width, height: visual.height, alt: profile.displayName }
+    : profile.avatarUrl
+      ? { url: mediaUrl(profile.avatarUrl), alt: profile.displayName }
+      : null;
+  return {
+    ...base,
+    openGraph: {
+      ...base.openGraph,
+      type: "profile",
+      username: profile.handle,
+      ...(image ? { images: [image] } : {}),
+    },
+    twitter:
+      image && visual
+        ? { card: "summary_large_image", title, description, images: [{ url: image.url, alt: image.alt }] }
+        : {
+            card: "summary",
+            title,
+            description,
+            ...(image ? { images: [{ url: image.url, alt: image.alt }] } : {}),
+          },
+  };
+}
+
+function ProductCard({ link, locale, soldOut }: { link: PublicLink; locale: Locale; soldOut: string }) {
+  const visual = linkVisual(link);
+  return (
+    <Link href={linkPath(link.token)} className="card product-card">
+      <span className="product-card-media">
+        {visual ? (
+          // biome-ignore lint/performance/noImgElement: the API serves ready-sized renditions; no image optimiser.
+          <img src={mediaUrl(visual.path)} alt="" width={1200} height={630} loading="lazy" decoding="async" />
+        ) : (
+          <FileKindIcon kind={link.fileKind} size={44} />
+        )}
+      </span>
+      <span className="product-card-body">
+        <span className="product-card-title">{link.title}</span>
+        {link.soldOut ? (
+          <span className="product-card-sold-out">{soldOut}</span>
+        ) : (
+          <span className="product-card-price">{formatPrice(link.priceMinor, link.currency, locale)}</span>
+        )}
+      </span>
+    </Link>
+  );
+}
+
+export async function CreatorView({ locale, page }: { locale: Locale; page: CreatorPage }) {
+  const { profile, links } = page;
+  const t = await getTranslations("creatorPage");
+  return (
+    <main className="container creator-page">
+      <header className="creator-header">
+        <CreatorAvatar creator={profile} size={112} />
+        <div>
+          <h1>{profile.displayName}</h1>
+          <p className="creator-handle">@{profile.handle}</p>
+          {profile.bio && <p className="creator-bio">{profile.bio}</p>}
+          {profile.socialLinks.length > 0 && (
+            <ul className="creator-socials" aria-label={t("socialLinks")}>
+              {profile.socialLinks.map((url) => (
+                <li key={url}>
+                  <a href={url} rel="me noopener" target="_blank">
+                    {hostOf(url)}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </header>
+
+      <section aria-labelledby="portfolio-heading">
+        <div className="portfolio-heading">
+          <h2 id="portfolio-heading">{t("products")}</h2>
+          {links.length > 0 && <span className="muted">{t("productCount", { count: links.length })}</span>}
+        </div>
+        {links.length > 0 ? (
+          <ul className="portfolio">
+            {links.map((link) => (
+              <li key={link.token}>
+                <ProductCard link={link} locale={locale} soldOut={t("soldOut")} />
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="empty">{t("empty", { name: profile.displayName })}</p>
+        )}
+      </section>
+    </main>
+  );
+}
+
+/** A social link shown by its site ("instagram.com/maya"), not its full address. */
+function hostOf(url: string): string {
+  try {
+    const { hostname, pathname } = new URL(url);
+    const path = pathname.replace(/\/$/, "");
+    return `${hostname.replace(/^www\./, "")}${path}`;
+  } catch {
+    return url;
+  }
+}
+
+export { getCreatorPage };
