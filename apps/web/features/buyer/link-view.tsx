@@ -4,9 +4,9 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/ui/client-messages.tsx";
 import { pageMetadata } from "@/lib/metadata.ts";
+import { formatMoney, minorToDecimal } from "@/lib/money.ts";
 import { CreatorAvatar } from "./creator-avatar.tsx";
 import { FileKindIcon } from "./file-kind-icon.tsx";
-import { decimalAmount, formatPrice } from "./format-price.ts";
 import { linkVisual } from "./media.ts";
 import { getPublicLink, mediaUrl } from "./public-api.ts";
 import { UsePromocode } from "./use-promocode.tsx";
@@ -59,12 +59,12 @@ export async function LinkView({ locale, token }: { locale: Locale; token: strin
   const t = await getTranslations("buyer");
   const visual = linkVisual(link);
   const kind = link.fileKind ?? "other";
-  const price = formatPrice(link.priceMinor, link.currency, locale);
+  const price = formatMoney(link.priceMinor, link.currency, locale);
   return (
     <main className="container section buyer">
       {/* React places these in <head>: Open Graph's product type and its price. */}
       <meta property="og:type" content="product" />
-      <meta property="product:price:amount" content={decimalAmount(link.priceMinor, link.currency)} />
+      <meta property="product:price:amount" content={minorToDecimal(link.priceMinor, link.currency)} />
       <meta property="product:price:currency" content={link.currency} />
       <div className="buyer-grid">
         <div className={`buyer-media${visual ? ` buyer-media-${visual.kind}` : ""}`}>

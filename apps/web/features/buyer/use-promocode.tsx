@@ -6,7 +6,7 @@ import { type FormEvent, useState } from "react";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { ApiError, api } from "@/lib/api.ts";
-import { formatPrice } from "./format-price.ts";
+import { formatMoney } from "@/lib/money.ts";
 
 /**
  * The spec's "use promocode": the price, a code field that asks the API for a quote, the discounted
@@ -27,7 +27,7 @@ export function UsePromocode({
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
   const [code, setCode] = useState("");
-  const price = (minor: number) => formatPrice(minor, quote?.currency ?? currency, locale);
+  const price = (minor: number) => formatMoney(minor, quote?.currency ?? currency, locale);
   const applied = quote?.promoCode;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {

@@ -5,11 +5,11 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { CreatorAvatar } from "@/features/buyer/creator-avatar.tsx";
 import { FileKindIcon } from "@/features/buyer/file-kind-icon.tsx";
-import { formatPrice } from "@/features/buyer/format-price.ts";
 import { linkPath, snippet } from "@/features/buyer/link-view.tsx";
 import { linkVisual } from "@/features/buyer/media.ts";
 import { getCreatorPage, mediaUrl } from "@/features/buyer/public-api.ts";
 import { pageMetadata } from "@/lib/metadata.ts";
+import { formatMoney } from "@/lib/money.ts";
 
 /** One URL per creator, by id, whether the page was reached by id or by handle. */
 const creatorPath = (id: string) => `/c/${id}`;
@@ -64,7 +64,7 @@ function ProductCard({ link, locale, soldOut }: { link: PublicLink; locale: Loca
         {link.soldOut ? (
           <span className="product-card-sold-out">{soldOut}</span>
         ) : (
-          <span className="product-card-price">{formatPrice(link.priceMinor, link.currency, locale)}</span>
+          <span className="product-card-price">{formatMoney(link.priceMinor, link.currency, locale)}</span>
         )}
       </span>
     </Link>

@@ -15,9 +15,9 @@ import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
+import { currencyDigits, formatMoney, minorToInput, parseAmount } from "@/lib/money.ts";
 import { toast } from "@/lib/toast.ts";
 import { FileUpload, type UploadValue, uploadValueOf } from "../uploads/file-upload.tsx";
-import { currencyDigits, formatPrice, minorToInput, parsePrice } from "./price.ts";
 
 export interface PriceRules {
   priceMinMinor: number;
@@ -76,8 +76,8 @@ export function LinkDialog({
   }, []);
 
   const range = {
-    min: formatPrice(rules.priceMinMinor, currency, locale),
-    max: formatPrice(rules.priceMaxMinor, currency, locale),
+    min: formatMoney(rules.priceMinMinor, currency, locale),
+    max: formatMoney(rules.priceMaxMinor, currency, locale),
   };
 
   function messageFor(field: string): string {
@@ -102,7 +102,7 @@ export function LinkDialog({
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const f = new FormData(event.currentTarget);
-    const priceMinor = parsePrice(String(f.get("price") ?? ""), currencyDigits(currency));
+    const priceMinor = parseAmount(String(f.get("price") ?? ""), currency);
     const stockText = String(f.get("stockLimit") ?? "").trim();
     const input = {
       profileId: String(f.get("profileId") ?? ""),
@@ -156,7 +156,6 @@ export function LinkDialog({
   }
 
   const busy = uploading.file || uploading.cover;
-  const digits = currencyDigits(currency);
 
   return (
     <dialog
@@ -220,8 +219,8 @@ export function LinkDialog({
             hint={t("priceHint", range)}
             inputMode="decimal"
             autoComplete="off"
-            placeholder={minorToInput(10 ** digits * 10, digits, locale)}
-            defaultValue={link ? minorToInput(link.priceMinor, currencyDigits(link.currency), locale) : ""}
+            placeholder={minorToInput(10 ** currencyDigits(currency) * 10, currency, locale)}
+            defaultValue={link ? minorToInput(link.priceMinor, link.currency, locale) : ""}
             error={errors.price}
           />
           <div className="field">

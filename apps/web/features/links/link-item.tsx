@@ -5,9 +5,9 @@ import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
 import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors } from "@/lib/form-errors.ts";
+import { formatMoney } from "@/lib/money.ts";
 import { toast } from "@/lib/toast.ts";
 import { LinkThumb } from "./link-thumb.tsx";
-import { formatPrice } from "./price.ts";
 
 const errorDescription = (err: unknown) => (err instanceof ApiError ? err.message : undefined);
 
@@ -147,7 +147,7 @@ export function LinkItem({
           <h2 className="link-title">{link.title}</h2>
         )}
         <p className="link-meta">
-          <strong>{formatPrice(link.priceMinor, link.currency, locale)}</strong>
+          <strong>{formatMoney(link.priceMinor, link.currency, locale)}</strong>
           <span className="link-status" data-status={link.status}>
             {t(`status.${link.status}`)}
           </span>

@@ -9,9 +9,9 @@ import {
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
-import { formatMinor } from "@/features/promo-codes/money.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors } from "@/lib/form-errors.ts";
+import { formatMoney } from "@/lib/money.ts";
 import { toast } from "@/lib/toast.ts";
 import { move, sameOrder, splitLinks, toggle } from "./portfolio-order.ts";
 
@@ -79,7 +79,7 @@ export function PortfolioEditor({
   const { active, unavailable } = splitLinks(links, saved ?? []);
   const notShown = active.filter((l) => !order.includes(l.id));
   const dirty = saved !== null && !sameOrder(order, saved);
-  const price = (link: CatalogueLink) => formatMinor(link.priceMinor, link.currency, locale);
+  const price = (link: CatalogueLink) => formatMoney(link.priceMinor, link.currency, locale);
 
   function onMove(index: number, direction: Direction) {
     const id = order[index];

@@ -8,7 +8,7 @@ import {
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
-import { loadMyLinks } from "@/features/promo-codes/my-links.ts";
+import { loadMyLinks } from "@/features/links/my-links.ts";
 import { api } from "@/lib/api.ts";
 import { runtimeConfig } from "@/lib/runtime-config.ts";
 import { PortfolioEditor } from "./portfolio-editor.tsx";

@@ -15,8 +15,8 @@ import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
+import { minorToDecimal, parseAmount } from "@/lib/money.ts";
 import { toast } from "@/lib/toast.ts";
-import { minorToDecimalString, parseAmountToMinor } from "./money.ts";
 import { endOfDayIso, isoToDateInput } from "./promo-status.ts";
 
 /** Field errors keyed by their top-level field ("linkIds.2" → "linkIds"). */
@@ -80,7 +80,7 @@ export function PromoCodeDialog({
         ? /^\s*\d+\s*$/.test(valueText)
           ? Number(valueText)
           : Number.NaN
-        : (parseAmountToMinor(valueText, currency) ?? Number.NaN);
+        : (parseAmount(valueText, currency) ?? Number.NaN);
     const expiryText = String(f.get("expiresAt") ?? "");
     const expiresAt = expiryText === "" ? null : endOfDayIso(expiryText);
     const input = {
@@ -137,7 +137,7 @@ export function PromoCodeDialog({
     code === null
       ? ""
       : code.kind === "fixed" && code.currency
-        ? minorToDecimalString(code.value, code.currency)
+        ? minorToDecimal(code.value, code.currency)
         : String(code.value);
 
   return (

@@ -9,10 +9,10 @@ import {
 } from "@salelink/contracts";
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
+import { loadMyLinks } from "@/features/links/my-links.ts";
 import { ApiError, api } from "@/lib/api.ts";
+import { formatMoney } from "@/lib/money.ts";
 import { toast } from "@/lib/toast.ts";
-import { formatMinor } from "./money.ts";
-import { loadMyLinks } from "./my-links.ts";
 import { PromoCodeDialog } from "./promo-code-dialog.tsx";
 import { type PromoStatus, promoStatus } from "./promo-status.ts";
 
@@ -69,7 +69,7 @@ export function PromoCodesPage({ defaultCurrency }: { defaultCurrency: Currency 
   }
 
   function discountOf(code: PromoCode): string {
-    if (code.kind === "fixed" && code.currency) return formatMinor(code.value, code.currency, locale);
+    if (code.kind === "fixed" && code.currency) return formatMoney(code.value, code.currency, locale);
     return new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 }).format(
       code.value / 100,
     );
