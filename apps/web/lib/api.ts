@@ -51,9 +51,10 @@ export async function api<T extends z.ZodType>(path: string, options: CallOption
   });
   const json: unknown = await res.json().catch(() => null);
   if (!res.ok) {
-    const { errorResponseSchema } = await import("@salelink/contracts/errors");
-    const parsed = errorResponseSchema.safeParse(json);
-    throw new ApiError(res.status, parsed.success ? parsed.data : null);
+    // Should the schema's chunk fail to load, the status alone still tells callers what happened.
+    const contract = await import("@salelink/contracts/errors").catch(() => null);
+    const parsed = contract?.errorResponseSchema.safeParse(json);
+    throw new ApiError(res.status, parsed?.success ? parsed.data : null);
   }
   const schema = typeof options.schema === "function" ? await options.schema() : options.schema;
   return schema.parse(json);

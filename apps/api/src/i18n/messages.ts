@@ -151,6 +151,10 @@ export const messages: Record<string, { fr: string; es: string }> = {
     fr: "Ce lien appartient à un autre profil.",
     es: "Este enlace pertenece a otro perfil.",
   },
+  "There is not enough money in this balance for that.": {
+    fr: "Ce solde ne contient pas assez d'argent pour cela.",
+    es: "No hay suficiente dinero en este saldo para eso.",
+  },
   "Upload an image for this.": {
     fr: "Téléversez une image pour cela.",
     es: "Sube una imagen para esto.",
