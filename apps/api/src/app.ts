@@ -20,6 +20,7 @@ import { authRoutes } from "./modules/auth/routes.ts";
 import { registerRevalidateJobs } from "./modules/catalogue/revalidate.ts";
 import { catalogueRoutes } from "./modules/catalogue/routes.ts";
 import { createPublicCache } from "./modules/catalogue/service.ts";
+import { checkoutRoutes } from "./modules/checkout/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { registerMailJobs } from "./modules/mail/jobs.ts";
 import { devMailEnabled, devMailRoutes } from "./modules/mail/routes.ts";
@@ -34,6 +35,7 @@ import { maintenanceGate } from "./plugins/maintenance-gate.ts";
 import { originCheck } from "./plugins/origin-check.ts";
 import { type BotCheck, createBotCheck } from "./providers/bot-check/index.ts";
 import { createMailProvider, type MailProvider } from "./providers/mail/index.ts";
+import { createPaymentProvider, type PaymentProvider } from "./providers/payments/index.ts";
 import { assertProductionProviders } from "./providers/production-guard.ts";
 import { createObjectStorage, type ObjectStorage } from "./providers/storage/index.ts";
 
@@ -48,7 +50,12 @@ export interface AppDeps {
   /** Keys of the shared rate-limit counters in Redis (tests isolate themselves with it). */
   rateLimitNamespace?: string;
   /** Replace the configured providers (tests). */
-  providers?: { botCheck?: BotCheck; mail?: MailProvider; storage?: ObjectStorage };
+  providers?: {
+    botCheck?: BotCheck;
+    mail?: MailProvider;
+    storage?: ObjectStorage;
+    payments?: PaymentProvider;
+  };
 }
 
 export interface Services {
@@ -58,6 +65,7 @@ export interface Services {
   botCheck: BotCheck;
   mail: MailProvider;
   storage: ObjectStorage;
+  payments: PaymentProvider;
 }
 
 declare module "fastify" {
@@ -114,6 +122,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       apiPublicUrl: config.API_PUBLIC_URL,
       signingSecret: config.appSecret,
     });
+  const payments =
+    deps.providers?.payments ?? createPaymentProvider(config.payments, { db, appSecret: config.appSecret });
   assertProductionProviders({
     nodeEnv: config.NODE_ENV,
     allowSandbox: config.ALLOW_SANDBOX_PROVIDERS,
@@ -122,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       { name: "mail", kind: mail.kind, sandbox: mail.kind === "outbox" },
       // One machine's disk: fine for a demo, not for several instances behind a load balancer.
       { name: "storage", kind: storage.kind, sandbox: storage.kind === "local" },
+      { name: "payments", kind: payments.kind },
     ],
   });
 
@@ -132,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     botCheck,
     mail,
     storage,
+    payments,
     maintenance: new MaintenanceService(db, {
       cacheMs: config.MAINTENANCE_CACHE_SECONDS * 1000,
       recheckMs: config.MAINTENANCE_RECHECK_MS,
@@ -192,6 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(profileRoutes, authDeps);
   await app.register(catalogueRoutes, { db, config, publicCache: createPublicCache(config) });
   await app.register(uploadRoutes, { db, config });
+  await app.register(checkoutRoutes, { db, config, payments, pokeJobs: authDeps.pokeJobs });
   if (devMailEnabled(config.NODE_ENV, config.mail.MAIL_PROVIDER)) await app.register(devMailRoutes, { db });
 
   return app;

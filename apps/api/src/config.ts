@@ -2,6 +2,7 @@ import { businessRulesEnvSchema } from "@salelink/contracts";
 import { z } from "zod";
 import { botCheckEnvSchema } from "./providers/bot-check/env.ts";
 import { mailEnvSchema } from "./providers/mail/env.ts";
+import { paymentsEnvSchema } from "./providers/payments/env.ts";
 import { storageEnvSchema } from "./providers/storage/env.ts";
 
 const bool = (fallback: boolean) =>
@@ -71,6 +72,7 @@ export type Config = z.output<typeof envSchema> & {
   mail: z.output<typeof mailEnvSchema>;
   botCheck: z.output<typeof botCheckEnvSchema>;
   storage: z.output<typeof storageEnvSchema>;
+  payments: z.output<typeof paymentsEnvSchema>;
   cookieSecure: boolean;
   appSecret: string;
 };
@@ -87,8 +89,16 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
   const mail = mailEnvSchema.safeParse(env);
   const botCheck = botCheckEnvSchema.safeParse(env);
   const storage = storageEnvSchema.safeParse(env);
-  if (!parsed.success || !rules.success || !mail.success || !botCheck.success || !storage.success) {
-    const issues = [parsed, rules, mail, botCheck, storage].flatMap((r) => r.error?.issues ?? []);
+  const payments = paymentsEnvSchema.safeParse(env);
+  if (
+    !parsed.success ||
+    !rules.success ||
+    !mail.success ||
+    !botCheck.success ||
+    !storage.success ||
+    !payments.success
+  ) {
+    const issues = [parsed, rules, mail, botCheck, storage, payments].flatMap((r) => r.error?.issues ?? []);
     const lines = issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
@@ -116,6 +126,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     mail: mail.data,
     botCheck: botCheck.data,
     storage: storage.data,
+    payments: payments.data,
     // Outside production a fixed development secret keeps `npm start` free of set-up.
     appSecret: cfg.APP_SECRET ?? "development-only-secret-not-for-production-use",
     cookieSecure: cfg.COOKIE_SECURE ? cfg.COOKIE_SECURE === "true" : cfg.NODE_ENV === "production",

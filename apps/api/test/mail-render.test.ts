@@ -13,6 +13,7 @@ const params: MailTemplateParams = {
   "reset-password": { url, expiresInHours: 2 },
   "delete-account": { url, expiresInHours: 24 },
   "password-changed": {},
+  "order-receipt": { url, title: "Sunset pack", creator: "Ada & co", amount: "€15.00" },
 };
 
 /** Every text of a catalogue by its dotted key: "reset-password.expires.one" → "…". */
@@ -59,11 +60,16 @@ describe("renderMail", () => {
   it.each(cases)("renders %s in %s: subject, text and HTML versions", (template, locale) => {
     const mail = renderMail(template, locale, params[template]);
     const messages = { en, fr, es }[locale][template];
-    expect(mail.subject).toBe(messages.subject.replace("{product}", "Salelink"));
+    // Placeholders filled with the product's name and the template's own values.
+    const values: Record<string, string> = { product: "Salelink" };
+    for (const [key, value] of Object.entries(params[template])) values[key] = String(value);
+    const filled = (message: string) =>
+      message.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? `{${key}}`);
+    expect(mail.subject).toBe(filled(messages.subject));
     expect(mail.subject).not.toMatch(/[{}<>]/);
 
     // The plain-text version: the heading, the body, and the bare link on its own line.
-    expect(mail.text).toContain(messages.heading.replace("{product}", "Salelink"));
+    expect(mail.text).toContain(filled(messages.heading));
     expect(mail.text).not.toMatch(/[{}]|<[a-z]/i);
     // The HTML version: a whole document in the account's language, named after the product.
     expect(mail.html).toMatch(/^<!doctype html>/);

@@ -1,6 +1,7 @@
 export * from "./auth.ts";
 export * from "./business-rules.ts";
 export * from "./catalogue.ts";
+export * from "./checkout.ts";
 export * from "./countries.ts";
 export * from "./dev-mail.ts";
 export * from "./errors.ts";

@@ -155,6 +155,42 @@ export const messages: Record<string, { fr: string; es: string }> = {
     fr: "Ce solde ne contient pas assez d'argent pour cela.",
     es: "No hay suficiente dinero en este saldo para eso.",
   },
+  "Your card was declined.": {
+    fr: "Votre carte a été refusée.",
+    es: "Tu tarjeta ha sido rechazada.",
+  },
+  "This is the sandbox: pay with one of the test cards shown.": {
+    fr: "Ceci est le bac à sable : payez avec l'une des cartes de test indiquées.",
+    es: "Esto es el entorno de pruebas: paga con una de las tarjetas de prueba indicadas.",
+  },
+  "The confirmation was refused.": {
+    fr: "La confirmation a été refusée.",
+    es: "La confirmación ha sido rechazada.",
+  },
+  "The signature is not valid.": {
+    fr: "La signature n'est pas valide.",
+    es: "La firma no es válida.",
+  },
+  "This payment cannot be paid again.": {
+    fr: "Ce paiement ne peut pas être payé à nouveau.",
+    es: "Este pago no se puede volver a pagar.",
+  },
+  "This payment is not waiting for a confirmation.": {
+    fr: "Ce paiement n'attend pas de confirmation.",
+    es: "Este pago no está esperando una confirmación.",
+  },
+  "This link is not on sale.": {
+    fr: "Ce lien n'est pas en vente.",
+    es: "Este enlace no está a la venta.",
+  },
+  "This link is sold out.": {
+    fr: "Ce lien est épuisé.",
+    es: "Este enlace está agotado.",
+  },
+  "The payment could not be started. Please try again.": {
+    fr: "Le paiement n'a pas pu démarrer. Veuillez réessayer.",
+    es: "No se ha podido iniciar el pago. Inténtalo de nuevo.",
+  },
   "Upload an image for this.": {
     fr: "Téléversez une image pour cela.",
     es: "Sube una imagen para esto.",

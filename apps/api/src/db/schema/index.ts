@@ -4,4 +4,5 @@ export * from "./jobs.ts";
 export * from "./ledger.ts";
 export * from "./mail.ts";
 export * from "./maintenance.ts";
+export * from "./orders.ts";
 export * from "./users.ts";

@@ -141,14 +141,29 @@ export function discountedAmounts(
 const promoError = (message: string, params?: Record<string, string>) =>
   validation({ promoCode: [message] }, "This promo code cannot be used.", params);
 
-/** The price a buyer would pay, with or without a promo code. Reads only: the code is used at checkout. */
-export async function quote(deps: CatalogueDeps, token: string, body: QuoteBody): Promise<QuoteResponse> {
-  const { db, config } = deps;
-  const link = await findOnSaleLink(db, token);
-  const base = { price: link.priceMinor, currency: link.currency };
-  if (!body.promoCode) return { ...base, discount: 0, total: link.priceMinor };
+export interface PricedLink {
+  price: number;
+  discount: number;
+  total: number;
+  currency: QuoteResponse["currency"];
+  promo: pq.PromoRow | null;
+}
 
-  const parsed = promoCodeValueSchema.safeParse(body.promoCode);
+/**
+ * The price of an on-sale link with an optional promo code, checked against every rule (known,
+ * not expired, not used up, valid for this link and currency). Reads only; checkout calls it in its
+ * own transaction, with the link locked.
+ */
+export async function priceLink(
+  db: DbOrTx,
+  minPriceMinor: number,
+  link: { id: string; ownerId: string; priceMinor: number; currency: QuoteResponse["currency"] },
+  promoCode: string | undefined,
+): Promise<PricedLink> {
+  const base = { price: link.priceMinor, currency: link.currency };
+  if (!promoCode) return { ...base, discount: 0, total: link.priceMinor, promo: null };
+
+  const parsed = promoCodeValueSchema.safeParse(promoCode);
   const promo = parsed.success
     ? await pq.findPromoCodeByCode(db, { ownerId: link.ownerId, code: parsed.data })
     : null;
@@ -168,6 +183,20 @@ export async function quote(deps: CatalogueDeps, token: string, body: QuoteBody)
       priceCurrency: link.currency,
     });
   }
-  const { discount, total } = discountedAmounts(link.priceMinor, promo, config.rules.linkPriceMinMinor);
-  return { ...base, discount, total, promoCode: { code: promo.code, kind: promo.kind, value: promo.value } };
+  const { discount, total } = discountedAmounts(link.priceMinor, promo, minPriceMinor);
+  return { ...base, discount, total, promo };
+}
+
+/** The price a buyer would pay, with or without a promo code. Reads only: the code is used at checkout. */
+export async function quote(deps: CatalogueDeps, token: string, body: QuoteBody): Promise<QuoteResponse> {
+  const link = await findOnSaleLink(deps.db, token);
+  const priced = await priceLink(deps.db, deps.config.rules.linkPriceMinMinor, link, body.promoCode);
+  const { price, discount, total, currency, promo } = priced;
+  return {
+    price,
+    discount,
+    total,
+    currency,
+    ...(promo ? { promoCode: { code: promo.code, kind: promo.kind, value: promo.value } } : {}),
+  };
 }

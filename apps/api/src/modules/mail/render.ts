@@ -68,6 +68,17 @@ const builders: { [K in MailTemplate]: Builder<K> } = {
     action: { label: line(m.action), url: params.url },
     notes: [expiry(m.expires, params.expiresInHours, locale), line(m.ignore)],
   }),
+  "order-receipt": ({ "order-receipt": m }, params) => {
+    const values = { title: params.title, creator: params.creator, amount: params.amount };
+    return {
+      subject: line(m.subject, values),
+      preview: line(m.preview, values),
+      heading: line(m.heading),
+      body: [line(m.body, values)],
+      action: { label: line(m.action), url: params.url },
+      notes: [line(m.keep)],
+    };
+  },
   "password-changed": ({ "password-changed": m }) => ({
     subject: line(m.subject),
     preview: line(m.preview),

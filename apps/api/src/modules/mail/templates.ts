@@ -16,6 +16,13 @@ export const mailParamsSchemas = {
   "reset-password": z.object({ url: linkSchema, expiresInHours: expiresInHoursSchema }),
   "delete-account": z.object({ url: linkSchema, expiresInHours: expiresInHoursSchema }),
   "password-changed": z.object({}),
+  "order-receipt": z.object({
+    url: linkSchema,
+    title: z.string().max(200),
+    creator: z.string().max(100),
+    /** Already formatted in the buyer's language ("€15.00"). */
+    amount: z.string().max(40),
+  }),
 };
 
 export type MailTemplate = keyof typeof mailParamsSchemas;
@@ -41,6 +48,11 @@ export const mailJobPayloadSchema = z.discriminatedUnion("template", [
     ...recipient,
     template: z.literal("password-changed"),
     params: mailParamsSchemas["password-changed"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("order-receipt"),
+    params: mailParamsSchemas["order-receipt"],
   }),
 ]);
 

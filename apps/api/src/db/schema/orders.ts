@@ -1,0 +1,128 @@
+import { currencies, locales, orderStatuses, reportReasons } from "@salelink/contracts";
+import { sql } from "drizzle-orm";
+import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { links, promoCodes } from "./catalogue.ts";
+import { users } from "./users.ts";
+
+/**
+ * A buyer's purchase of a link. Created pending by checkout with the price computed on the server;
+ * a provider event makes it paid (or failed) exactly once. The amounts are fixed at checkout, the
+ * split (fee, commission, net) when it is paid, in the same transaction as its ledger posting.
+ */
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    linkId: uuid("link_id")
+      .notNull()
+      .references(() => links.id),
+    /** The link's owner at checkout: whose sale it is. */
+    creatorId: uuid("creator_id")
+      .notNull()
+      .references(() => users.id),
+    buyerEmail: text("buyer_email").notNull(),
+    locale: text("locale", { enum: locales }).notNull(),
+    status: text("status", { enum: orderStatuses }).notNull().default("pending"),
+    currency: text("currency", { enum: currencies }).notNull(),
+    priceMinor: bigint("price_minor", { mode: "number" }).notNull(),
+    discountMinor: bigint("discount_minor", { mode: "number" }).notNull().default(0),
+    totalMinor: bigint("total_minor", { mode: "number" }).notNull(),
+    promoCodeId: uuid("promo_code_id").references(() => promoCodes.id, { onDelete: "set null" }),
+    promoCode: text("promo_code"),
+    /** "sandbox" or "stripe", and the provider's id of the payment (intent or session). */
+    provider: text("provider").notNull(),
+    providerPaymentId: text("provider_payment_id"),
+    /** SHA-256 of the secret order token e-mailed to the buyer; the token itself is never stored. */
+    accessTokenHash: text("access_token_hash"),
+    /** SHA-256 of the secret the paying browser keeps to read the outcome on the success page. */
+    checkoutSecretHash: text("checkout_secret_hash").notNull(),
+    referrerId: uuid("referrer_id").references(() => users.id),
+    feeMinor: bigint("fee_minor", { mode: "number" }),
+    commissionMinor: bigint("commission_minor", { mode: "number" }),
+    netMinor: bigint("net_minor", { mode: "number" }),
+    failureReason: text("failure_reason"),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    /** The end of the hold: when the creator's share becomes available. */
+    availableAt: timestamp("available_at", { withTimezone: true }),
+    releasedAt: timestamp("released_at", { withTimezone: true }),
+    refundedAt: timestamp("refunded_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("orders_provider_payment_idx").on(t.provider, t.providerPaymentId),
+    uniqueIndex("orders_access_token_idx").on(t.accessTokenHash),
+    index("orders_creator_created_idx").on(t.creatorId, t.createdAt),
+    index("orders_link_status_idx").on(t.linkId, t.status),
+    // The hold-release job looks for paid orders whose hold is over.
+    index("orders_release_idx")
+      .on(t.availableAt)
+      .where(sql`${t.status} = 'paid' and ${t.releasedAt} is null`),
+  ],
+);
+
+/**
+ * Every provider event, kept once under its provider's id: the unique key is what makes a
+ * redelivered event a no-op, in the same transaction as the effect it had the first time.
+ */
+export const paymentEvents = pgTable(
+  "payment_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    provider: text("provider").notNull(),
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    paymentId: text("payment_id").notNull(),
+    orderId: uuid("order_id").references(() => orders.id),
+    payload: jsonb("payload").$type<unknown>().notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("payment_events_provider_event_idx").on(t.provider, t.eventId),
+    index("payment_events_payment_idx").on(t.provider, t.paymentId),
+  ],
+);
+
+/**
+ * The sandbox provider's own store, as Stripe keeps its PaymentIntents: what was asked, and what
+ * the test card did. Only the sandbox reads or writes it.
+ */
+export const sandboxPayments = pgTable("sandbox_payments", {
+  id: text("id").primaryKey(),
+  orderId: uuid("order_id").notNull(),
+  amountMinor: bigint("amount_minor", { mode: "number" }).notNull(),
+  currency: text("currency", { enum: currencies }).notNull(),
+  idempotencyKey: text("idempotency_key").notNull().unique(),
+  status: text("status", {
+    enum: ["requires_payment_method", "requires_action", "succeeded", "failed", "refunded"],
+  })
+    .notNull()
+    .default("requires_payment_method"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A buyer's (or anyone holding a link or order token) report, queued for admins. */
+export const reports = pgTable(
+  "reports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    linkId: uuid("link_id")
+      .notNull()
+      .references(() => links.id),
+    orderId: uuid("order_id").references(() => orders.id),
+    reason: text("reason", { enum: reportReasons }).notNull(),
+    message: text("message").notNull(),
+    status: text("status", { enum: ["open", "dismissed", "actioned"] })
+      .notNull()
+      .default("open"),
+    /** A hash of the reporter's address and agent, to limit floods without keeping the address. */
+    reporterKey: text("reporter_key").notNull(),
+    handledBy: uuid("handled_by").references(() => users.id),
+    handledAt: timestamp("handled_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("reports_status_created_idx").on(t.status, t.createdAt),
+    index("reports_link_idx").on(t.linkId),
+  ],
+);

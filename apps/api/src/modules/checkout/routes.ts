@@ -1,0 +1,223 @@
+import {
+  checkoutBodySchema,
+  checkoutResponseSchema,
+  checkoutStatusQuerySchema,
+  checkoutStatusSchema,
+  paymentProviderSchema,
+  sandboxAuthenticateBodySchema,
+  sandboxCards,
+  sandboxConfirmBodySchema,
+  sandboxPaymentResultSchema,
+} from "@salelink/contracts";
+import { eq } from "drizzle-orm";
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Tx } from "../../db/client.ts";
+import { sandboxPayments } from "../../db/schema/index.ts";
+import { jobKind } from "../../jobs/index.ts";
+import { AppError, notFound } from "../../lib/errors.ts";
+import {
+  SANDBOX_SIGNATURE_HEADER,
+  type SandboxEvent,
+  sandboxEvent,
+  sandboxWebhookSecret,
+  signPayload,
+  WebhookSignatureError,
+} from "../../providers/payments/index.ts";
+import { applyPaymentEvent, releaseHold, releaseHoldJob } from "./events.ts";
+import { type CheckoutDeps, checkoutStatus, createCheckout } from "./service.ts";
+
+/** The sandbox's deliveries: signed at each attempt, received by the webhook's own handler. */
+const sandboxDeliverJob = jobKind(
+  "payments.sandbox-deliver",
+  z.object({ event: z.custom<SandboxEvent>((v) => typeof v === "object" && v !== null) }),
+);
+
+/** `/stripe/checkout`, the outcome for the paying browser, the providers' webhook, the sandbox's card form. */
+export const checkoutRoutes: FastifyPluginAsyncZod<CheckoutDeps> = async (app, deps) => {
+  const { db, config, payments } = deps;
+  const tags = ["checkout"];
+
+  /** Verifies a delivery and applies its event in `tx`: the one path for Stripe's and the sandbox's. */
+  async function receive(tx: Tx, rawBody: Buffer, headers: Record<string, string | string[] | undefined>) {
+    const event = payments.parseWebhook(rawBody, headers);
+    if (!event) return "ignored" as const;
+    return applyPaymentEvent(tx, config, payments.kind, event);
+  }
+
+  const { registry } = app.services.jobs;
+  registry.register(sandboxDeliverJob, async (tx, { event }) => {
+    const raw = JSON.stringify(event);
+    const header = signPayload(raw, sandboxWebhookSecret(config.appSecret), Math.floor(Date.now() / 1000));
+    await receive(tx, Buffer.from(raw), { [SANDBOX_SIGNATURE_HEADER]: header });
+  });
+  registry.register(releaseHoldJob, async (tx, { orderId }) => {
+    // Run at the end of the hold; a clock a little behind makes it try again shortly.
+    if ((await releaseHold(tx, orderId)) === "not-due") throw new Error("The hold is not over yet");
+  });
+
+  app.post(
+    "/stripe/checkout",
+    {
+      schema: {
+        tags,
+        summary: "Start paying for a link (the price is computed here, promo code included)",
+        body: checkoutBodySchema,
+        response: { 201: checkoutResponseSchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createCheckout(deps, request.body)),
+  );
+
+  app.get(
+    "/checkout/:orderId",
+    {
+      schema: {
+        tags,
+        summary: "The outcome of a checkout, for the browser holding its secret",
+        params: z.object({ orderId: z.uuid() }),
+        querystring: checkoutStatusQuerySchema,
+        response: { 200: checkoutStatusSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return checkoutStatus(deps, request.params.orderId, request.query.secret);
+    },
+  );
+
+  // The webhook reads its body as bytes: the signature covers them exactly as sent.
+  await app.register(async (plugin) => {
+    const hooks = plugin.withTypeProvider<ZodTypeProvider>();
+    hooks.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => {
+      done(null, body);
+    });
+    hooks.post(
+      "/webhooks/:provider",
+      {
+        config: { maintenance: "allow" },
+        schema: {
+          tags,
+          summary: "Payment provider events (signed; each applied once)",
+          params: z.object({ provider: paymentProviderSchema }),
+        },
+      },
+      async (request, reply) => {
+        if (request.params.provider !== payments.kind) throw notFound("Webhook");
+        const raw = request.body;
+        if (!Buffer.isBuffer(raw)) throw new AppError("BadRequestException", "The request is malformed.");
+        try {
+          const result = await db.transaction((tx) => receive(tx, raw, request.headers));
+          return reply.send({ received: true, result });
+        } catch (error) {
+          if (error instanceof WebhookSignatureError) {
+            request.log.warn({ reason: error.message }, "payment webhook refused");
+            throw new AppError("BadRequestException", "The signature is not valid.");
+          }
+          throw error;
+        }
+      },
+    );
+  });
+
+  if (payments.kind !== "sandbox") return;
+
+  // --- The sandbox's card form (labelled as a sandbox on the payment page) -----------------------
+  const paymentParams = z.object({ paymentId: z.string().regex(/^sbx_pi_[A-Za-z0-9_-]+$/) });
+
+  async function settle(
+    paymentId: string,
+    outcome: "succeeded" | "failed" | "requires_action",
+    reason?: string,
+  ) {
+    await db.transaction(async (tx) => {
+      const [payment] = await tx
+        .update(sandboxPayments)
+        .set({ status: outcome })
+        .where(eq(sandboxPayments.id, paymentId))
+        .returning();
+      if (!payment || outcome === "requires_action") return;
+      await sandboxDeliverJob.enqueue(tx, {
+        event: sandboxEvent(outcome === "succeeded" ? "payment.succeeded" : "payment.failed", {
+          paymentId,
+          orderId: payment.orderId,
+          amountMinor: payment.amountMinor,
+          currency: payment.currency,
+          ...(reason ? { failureReason: reason } : {}),
+        }),
+      });
+    });
+    deps.pokeJobs();
+  }
+
+  async function findPayment(paymentId: string) {
+    const [payment] = await db.select().from(sandboxPayments).where(eq(sandboxPayments.id, paymentId));
+    if (!payment) throw notFound("Payment");
+    return payment;
+  }
+
+  app.post(
+    "/sandbox/payments/:paymentId/confirm",
+    {
+      schema: {
+        tags: ["sandbox"],
+        summary: "Pay a sandbox payment with a test card",
+        params: paymentParams,
+        body: sandboxConfirmBodySchema,
+        response: { 200: sandboxPaymentResultSchema },
+      },
+    },
+    async (request) => {
+      const payment = await findPayment(request.params.paymentId);
+      if (payment.status === "succeeded") return { status: "succeeded" as const };
+      if (payment.status !== "requires_payment_method" && payment.status !== "failed") {
+        throw new AppError("ConflictException", "This payment cannot be paid again.");
+      }
+      const { card } = request.body;
+      if (card === sandboxCards.success) {
+        await settle(payment.id, "succeeded");
+        return { status: "succeeded" as const };
+      }
+      if (card === sandboxCards.authenticate) {
+        await settle(payment.id, "requires_action");
+        return { status: "requires_action" as const };
+      }
+      const message =
+        card === sandboxCards.declined
+          ? request.t("Your card was declined.")
+          : request.t("This is the sandbox: pay with one of the test cards shown.");
+      await settle(
+        payment.id,
+        "failed",
+        card === sandboxCards.declined ? "card-declined" : "unknown-test-card",
+      );
+      return { status: "declined" as const, message };
+    },
+  );
+
+  app.post(
+    "/sandbox/payments/:paymentId/authenticate",
+    {
+      schema: {
+        tags: ["sandbox"],
+        summary: "Complete or refuse the extra confirmation step of a sandbox payment",
+        params: paymentParams,
+        body: sandboxAuthenticateBodySchema,
+        response: { 200: sandboxPaymentResultSchema },
+      },
+    },
+    async (request) => {
+      const payment = await findPayment(request.params.paymentId);
+      if (payment.status === "succeeded") return { status: "succeeded" as const };
+      if (payment.status !== "requires_action") {
+        throw new AppError("ConflictException", "This payment is not waiting for a confirmation.");
+      }
+      if (request.body.approve) {
+        await settle(payment.id, "succeeded");
+        return { status: "succeeded" as const };
+      }
+      await settle(payment.id, "failed", "authentication-failed");
+      return { status: "declined" as const, message: request.t("The confirmation was refused.") };
+    },
+  );
+};

@@ -1,0 +1,253 @@
+import { type Currency, currencySchema } from "@salelink/contracts";
+import Stripe from "stripe";
+import type { PaymentsEnv } from "./env.ts";
+import { DEFAULT_TOLERANCE_SECONDS } from "./signature.ts";
+import {
+  type CreatedPayment,
+  type CreatePaymentInput,
+  type PaymentEvent,
+  type PaymentProvider,
+  WebhookSignatureError,
+} from "./types.ts";
+
+/** Stripe's own default is 80 s: far longer than a buyer waits on the checkout button. */
+const DEFAULT_TIMEOUT_MS = 15_000;
+/**
+ * The SDK retries twice by default. We keep one retry (it replays with the same idempotency key, so
+ * it is harmless) and leave anything more to our own retry policy, which knows what the call is for.
+ */
+const DEFAULT_MAX_NETWORK_RETRIES = 1;
+
+export interface StripeOptions {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  /** Stripe's API address; only set to talk to a local fake (tests). */
+  apiUrl?: string;
+  /** Seconds a webhook's signature timestamp may be older than now. */
+  toleranceSeconds?: number;
+  timeoutMs?: number;
+  maxNetworkRetries?: number;
+}
+
+export function stripeOptions(env: PaymentsEnv): StripeOptions {
+  // paymentsEnvSchema already requires them; checked again so a half-built env fails loudly here
+  // instead of becoming a client with an empty key.
+  if (!env.STRIPE_SECRET_KEY || !env.STRIPE_PUBLISHABLE_KEY || !env.STRIPE_WEBHOOK_SECRET)
+    throw new Error(
+      "STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET are required when PAYMENT_PROVIDER is stripe",
+    );
+  return {
+    secretKey: env.STRIPE_SECRET_KEY,
+    publishableKey: env.STRIPE_PUBLISHABLE_KEY,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+    apiUrl: env.STRIPE_API_URL,
+    toleranceSeconds: env.PAYMENT_WEBHOOK_TOLERANCE_SECONDS,
+  };
+}
+
+/**
+ * A failed call to Stripe's API, with a message that is safe to log (never the secret key) and no
+ * reference to the SDK's error, whose fields we do not control.
+ */
+export class StripeRequestError extends Error {
+  /** True for what may succeed when retried with the same idempotency key: network, 409, 429, 5xx. */
+  readonly retryable: boolean;
+  readonly statusCode?: number;
+  /** Stripe's error code (card_declined, resource_missing…), when it sent one. */
+  readonly code?: string;
+  readonly requestId?: string;
+
+  constructor(
+    message: string,
+    details: { retryable: boolean; statusCode?: number; code?: string; requestId?: string },
+  ) {
+    super(message);
+    this.name = "StripeRequestError";
+    this.retryable = details.retryable;
+    this.statusCode = details.statusCode;
+    this.code = details.code;
+    this.requestId = details.requestId;
+  }
+}
+
+/** Stripe with PaymentIntents and Stripe.js's Payment Element (automatic payment methods). */
+export class StripePaymentProvider implements PaymentProvider {
+  readonly kind = "stripe" as const;
+  readonly publishableKey: string;
+  readonly #client: Stripe;
+  readonly #secretKey: string;
+  readonly #webhookSecret: string;
+  readonly #toleranceSeconds: number;
+
+  constructor(options: StripeOptions) {
+    this.publishableKey = options.publishableKey;
+    this.#secretKey = options.secretKey;
+    this.#webhookSecret = options.webhookSecret;
+    this.#toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+    this.#client = new Stripe(options.secretKey, {
+      maxNetworkRetries: options.maxNetworkRetries ?? DEFAULT_MAX_NETWORK_RETRIES,
+      timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      ...(options.apiUrl ? apiAddress(options.apiUrl) : {}),
+    });
+  }
+
+  async createPayment(input: CreatePaymentInput): Promise<CreatedPayment> {
+    const intent = await this.#call(() =>
+      this.#client.paymentIntents.create(
+        {
+          amount: input.amountMinor,
+          currency: input.currency.toLowerCase(),
+          receipt_email: input.buyerEmail,
+          description: input.description,
+          metadata: { orderId: input.orderId },
+          automatic_payment_methods: { enabled: true },
+        },
+        { idempotencyKey: input.idempotencyKey },
+      ),
+    );
+    return {
+      paymentId: intent.id,
+      ...(intent.client_secret ? { clientSecret: intent.client_secret } : {}),
+    };
+  }
+
+  parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent | null {
+    const header = headers["stripe-signature"];
+    // The headers' type allows arrays (for set-cookie); the SDK throws a plain Error on one, and a
+    // missing or repeated signature is an inauthentic delivery like any other.
+    if (typeof header !== "string" || header === "")
+      throw new WebhookSignatureError("No single stripe-signature header");
+    let event: Stripe.Event;
+    try {
+      event = this.#client.webhooks.constructEvent(
+        rawBody,
+        header,
+        this.#webhookSecret,
+        this.#toleranceSeconds,
+      );
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeSignatureVerificationError)
+        throw new WebhookSignatureError(error.message);
+      throw error;
+    }
+    return toPaymentEvent(event);
+  }
+
+  async refund(input: { paymentId: string; amountMinor: number; idempotencyKey: string }): Promise<void> {
+    await this.#call(() =>
+      this.#client.refunds.create(
+        { payment_intent: input.paymentId, amount: input.amountMinor },
+        { idempotencyKey: input.idempotencyKey },
+      ),
+    );
+  }
+
+  async #call<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw toRequestError(error, this.#secretKey);
+    }
+  }
+}
+
+function apiAddress(apiUrl: string): { host: string; port: number; protocol: "http" | "https" } {
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === "http:" ? "http" : "https";
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : protocol === "http" ? 80 : 443,
+    protocol,
+  };
+}
+
+function toPaymentEvent(event: Stripe.Event): PaymentEvent | null {
+  const common = { id: event.id, createdAt: new Date(event.created * 1000), raw: event };
+  switch (event.type) {
+    case "payment_intent.succeeded": {
+      const intent = event.data.object;
+      return {
+        ...common,
+        type: "payment.succeeded",
+        paymentId: intent.id,
+        orderId: intent.metadata?.orderId ?? null,
+        // What was actually taken, which is what the order's ledger must record.
+        amountMinor: integerAmount(intent.amount_received, event.id),
+        currency: knownCurrency(intent.currency, event.id),
+      };
+    }
+    case "payment_intent.payment_failed": {
+      const intent = event.data.object;
+      const failure = intent.last_payment_error;
+      const failureReason = failure?.message ?? failure?.code;
+      return {
+        ...common,
+        type: "payment.failed",
+        paymentId: intent.id,
+        orderId: intent.metadata?.orderId ?? null,
+        amountMinor: integerAmount(intent.amount, event.id),
+        currency: knownCurrency(intent.currency, event.id),
+        ...(failureReason ? { failureReason } : {}),
+      };
+    }
+    case "charge.refunded": {
+      const charge = event.data.object;
+      // Our refunds are always of the whole payment; a partial one (made in Stripe's dashboard) is
+      // not an outcome the order knows how to record, so it is not reported as one.
+      if (!charge.refunded) return null;
+      const paymentId =
+        typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
+      // A charge made without a PaymentIntent was not made by us.
+      if (!paymentId) return null;
+      return {
+        ...common,
+        type: "refund.succeeded",
+        paymentId,
+        orderId: charge.metadata?.orderId ?? null,
+        amountMinor: integerAmount(charge.amount_refunded, event.id),
+        currency: knownCurrency(charge.currency, event.id),
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+function integerAmount(value: unknown, eventId: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0)
+    throw new Error(`Stripe event ${eventId} carries an invalid amount`);
+  return value;
+}
+
+function knownCurrency(value: unknown, eventId: string): Currency {
+  const parsed = currencySchema.safeParse(typeof value === "string" ? value.toUpperCase() : value);
+  if (!parsed.success)
+    throw new Error(`Stripe event ${eventId} is in a currency we do not sell in: ${String(value)}`);
+  return parsed.data;
+}
+
+function toRequestError(error: unknown, secretKey: string): StripeRequestError {
+  // Stripe masks keys in its own messages, but a proxy or an SDK change might not: the secret is
+  // removed from whatever we pass on, since these messages end up in logs.
+  const safe = (text: string) => text.split(secretKey).join("[redacted]");
+  if (!(error instanceof Stripe.errors.StripeError)) {
+    const message = error instanceof Error ? error.message : String(error);
+    return new StripeRequestError(safe(`Stripe request failed: ${message}`), { retryable: false });
+  }
+  const statusCode = error.statusCode;
+  const details = { statusCode, code: error.code, requestId: error.requestId };
+  if (error instanceof Stripe.errors.StripeConnectionError)
+    return new StripeRequestError(safe(`Could not reach Stripe: ${error.message}`), {
+      ...details,
+      retryable: true,
+    });
+  const retryable = statusCode === undefined || statusCode === 409 || statusCode === 429 || statusCode >= 500;
+  const what = [error.rawType ?? error.type, error.code, error.decline_code].filter(Boolean).join("/");
+  return new StripeRequestError(
+    safe(
+      `Stripe refused the request${statusCode ? ` (${statusCode} ${what})` : ` (${what})`}: ${error.message}`,
+    ),
+    { ...details, retryable },
+  );
+}

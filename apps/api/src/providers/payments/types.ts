@@ -1,0 +1,58 @@
+import type { Currency, PaymentProviderKind } from "@salelink/contracts";
+
+/*
+ * A payment provider: creates payments and turns its webhook deliveries into provider events. Both
+ * implementations (Stripe, and the sandbox the app uses by default) deliver their outcomes through
+ * the same signed webhook and the same handler, so what happens after a payment never depends on
+ * which provider took it.
+ */
+
+export interface CreatePaymentInput {
+  orderId: string;
+  amountMinor: number;
+  currency: Currency;
+  buyerEmail: string;
+  description: string;
+  /** The same key for the same order: a retried checkout never creates a second payment. */
+  idempotencyKey: string;
+}
+
+export interface CreatedPayment {
+  paymentId: string;
+  /** For the browser's payment form (Stripe.js); the sandbox has none. */
+  clientSecret?: string;
+}
+
+export type PaymentEventType = "payment.succeeded" | "payment.failed" | "refund.succeeded";
+
+/** A provider's event, verified and normalised; `id` is the provider's own, unique per provider. */
+export interface PaymentEvent {
+  id: string;
+  type: PaymentEventType;
+  paymentId: string;
+  /** Our order, from the payment's metadata. */
+  orderId: string | null;
+  amountMinor: number;
+  currency: Currency;
+  failureReason?: string;
+  /** When the provider says it happened. */
+  createdAt: Date;
+  /** The raw event, kept with the payment event row for audits. */
+  raw: unknown;
+}
+
+export class WebhookSignatureError extends Error {}
+
+export interface PaymentProvider {
+  readonly kind: PaymentProviderKind;
+  /** Stripe.js's publishable key (Stripe only). */
+  readonly publishableKey?: string;
+  createPayment(input: CreatePaymentInput): Promise<CreatedPayment>;
+  /**
+   * Verifies a webhook delivery from its raw bytes and headers (signature, timestamp within the
+   * tolerance) and answers its event, or null for an event type we do not act on. Throws
+   * WebhookSignatureError when the delivery is not authentic.
+   */
+  parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent | null;
+  refund(input: { paymentId: string; amountMinor: number; idempotencyKey: string }): Promise<void>;
+}

@@ -1,0 +1,289 @@
+import { randomBytes } from "node:crypto";
+import {
+  type CheckoutResponse,
+  type CheckoutStatus,
+  type CreatorProfile,
+  type Link,
+  sandboxCards,
+} from "@salelink/contracts";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jobs, links, orders, paymentEvents, promoCodes } from "../src/db/schema/index.ts";
+import { auditLedger, balancesOf } from "../src/modules/wallet/ledger.ts";
+import { sandboxEvent, sandboxWebhookSecret, signPayload } from "../src/providers/payments/index.ts";
+import { directSessionCookie, errorOf, insertAccount } from "./accounts-helpers.ts";
+import { type TestContext, testApp } from "./helpers.ts";
+
+let ctx: TestContext;
+let creator: { id: string; cookie: string };
+
+const runJobs = () => ctx.app.services.jobs.worker.runDue();
+
+function call(method: "GET" | "POST" | "PATCH", url: string, payload?: object, cookie?: string) {
+  return ctx.app.inject({
+    method,
+    url,
+    ...(payload ? { payload } : {}),
+    ...(cookie ? { headers: { cookie } } : {}),
+  });
+}
+
+async function newLink(extra: object = {}): Promise<Link> {
+  const profile = (
+    await call(
+      "POST",
+      "/profiles",
+      { displayName: "Ada", handle: `h_${randomBytes(5).toString("hex")}` },
+      creator.cookie,
+    )
+  ).json<CreatorProfile>();
+  const res = await call(
+    "POST",
+    "/links",
+    { profileId: profile.id, title: "Sunset pack", priceMinor: 2000, currency: "EUR", ...extra },
+    creator.cookie,
+  );
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<Link>();
+}
+
+async function checkout(token: string, extra: object = {}) {
+  return call("POST", "/stripe/checkout", { token, email: "buyer@example.test", locale: "fr", ...extra });
+}
+
+async function pay(started: CheckoutResponse, card: string = sandboxCards.success) {
+  const res = await call("POST", `/sandbox/payments/${started.paymentId}/confirm`, {
+    card,
+    expiry: "12/34",
+    cvc: "123",
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  await runJobs();
+  return res.json<{ status: string; message?: string }>();
+}
+
+const status = async (started: CheckoutResponse) =>
+  (await call("GET", `/checkout/${started.orderId}?secret=${started.checkoutSecret}`)).json<CheckoutStatus>();
+
+async function balance(holder: string, account: string) {
+  return (await balancesOf(ctx.database.db, holder)).find((b) => b.account === account)?.balanceMinor ?? 0;
+}
+
+/** A webhook delivery as the sandbox signs it. */
+function delivery(
+  event: ReturnType<typeof sandboxEvent>,
+  secondsAgo = 0,
+  secret = sandboxWebhookSecret(ctx.config.appSecret),
+) {
+  const raw = JSON.stringify(event);
+  return ctx.app.inject({
+    method: "POST",
+    url: "/webhooks/sandbox",
+    headers: {
+      "content-type": "application/json",
+      "sandbox-signature": signPayload(raw, secret, Math.floor(Date.now() / 1000) - secondsAgo),
+    },
+    payload: raw,
+  });
+}
+
+beforeAll(async () => {
+  ctx = await testApp({ HOLD_DAYS: "7" });
+  const account = await insertAccount(ctx.database, { onboarded: true });
+  creator = { id: account.id, cookie: await directSessionCookie(ctx.database, account.id) };
+});
+afterAll(() => ctx.close());
+
+describe("checkout with the sandbox", () => {
+  it("prices on the server, pays with the success card, posts the sale once and e-mails the receipt", async () => {
+    const link = await newLink();
+    await call("POST", "/promo-codes", { kind: "percent", value: 25, code: "SUMMER25" }, creator.cookie);
+    const res = await checkout(link.token, { promoCode: "summer25", total: 1 });
+    expect(res.statusCode, res.body).toBe(201);
+    const started = res.json<CheckoutResponse>();
+    expect(started).toMatchObject({ provider: "sandbox", total: 1500, currency: "EUR" });
+    expect((await status(started)).status).toBe("pending");
+
+    expect(await pay(started)).toEqual({ status: "succeeded" });
+    const outcome = await status(started);
+    expect(outcome.status).toBe("paid");
+    expect(outcome.orderToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    // 1500 paid: fee 150 to the platform, 1350 pending for the creator until the hold ends.
+    expect(await balance(creator.id, "pending")).toBe(1350);
+    expect(await balance("platform", "platform_fees")).toBe(150);
+    const [order] = await ctx.database.db.select().from(orders).where(eq(orders.id, started.orderId));
+    expect(order).toMatchObject({ status: "paid", feeMinor: 150, netMinor: 1350, discountMinor: 500 });
+    expect(order?.availableAt?.getTime()).toBe((order?.paidAt?.getTime() ?? 0) + 7 * 86_400_000);
+    const [counted] = await ctx.database.db
+      .select({ n: links.salesCount })
+      .from(links)
+      .where(eq(links.id, link.id));
+    expect(counted?.n).toBe(1);
+    const [code] = await ctx.database.db
+      .select({ used: promoCodes.usedCount })
+      .from(promoCodes)
+      .where(eq(promoCodes.code, "SUMMER25"));
+    expect(code?.used).toBe(1);
+
+    // The receipt, in the buyer's language, carries the order page's link.
+    const mails = await ctx.app.inject({ url: `/dev/mail?to=buyer@example.test` });
+    const message = mails.json<{ messages: { subject: string; links: string[] }[] }>().messages[0];
+    expect(message?.subject).toBe("Votre achat : Sunset pack");
+    expect(message?.links).toContain(`${ctx.config.WEB_ORIGIN}/order/${outcome.orderToken}`);
+
+    // Paying again changes nothing.
+    expect(await pay(started)).toEqual({ status: "succeeded" });
+    expect(await balance(creator.id, "pending")).toBe(1350);
+    expect(await auditLedger(ctx.database.db)).toEqual({
+      unbalancedTransactions: [],
+      balancesNotMatchingEntries: [],
+      negativeBalances: [],
+    });
+  });
+
+  it("a declined card fails the order and posts nothing; the extra confirmation step can succeed", async () => {
+    const link = await newLink();
+    const before = await balance(creator.id, "pending");
+    const declined = (await checkout(link.token)).json<CheckoutResponse>();
+    const result = await pay(declined, sandboxCards.declined);
+    expect(result).toEqual({ status: "declined", message: "Your card was declined." });
+    expect(await status(declined)).toMatchObject({
+      status: "failed",
+      failureReason: "card-declined",
+      orderToken: null,
+    });
+    expect(await balance(creator.id, "pending")).toBe(before);
+
+    const threeDs = (await checkout(link.token)).json<CheckoutResponse>();
+    expect(await pay(threeDs, sandboxCards.authenticate)).toEqual({ status: "requires_action" });
+    expect((await status(threeDs)).status).toBe("pending");
+    const approved = await call("POST", `/sandbox/payments/${threeDs.paymentId}/authenticate`, {
+      approve: true,
+    });
+    expect(approved.json()).toEqual({ status: "succeeded" });
+    await runJobs();
+    expect((await status(threeDs)).status).toBe("paid");
+  });
+
+  it("refuses a paused link, a sold-out stock, a bad promo code, and a wrong secret", async () => {
+    const paused = await newLink();
+    await call("POST", `/links/${paused.id}/pause`, undefined, creator.cookie);
+    const res = await checkout(paused.token);
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res).message).toBe("This link is not on sale.");
+    expect((await checkout("A".repeat(22))).statusCode).toBe(404);
+
+    const single = await newLink({ stockLimit: 1 });
+    expect((await checkout(single.token)).statusCode).toBe(201);
+    const second = await checkout(single.token);
+    expect(second.statusCode).toBe(409);
+    expect(errorOf(second).message).toBe("This link is sold out.");
+
+    const link = await newLink();
+    const badCode = await checkout(link.token, { promoCode: "NOPE" });
+    expect(badCode.statusCode).toBe(400);
+    expect(errorOf(badCode).errors).toEqual({ promoCode: ["Unknown promo code."] });
+
+    const started = (await checkout(link.token)).json<CheckoutResponse>();
+    const wrong = await call("GET", `/checkout/${started.orderId}?secret=${"x".repeat(43)}`);
+    expect(wrong.statusCode).toBe(404);
+  });
+
+  it("sells exactly the stock when many buy at once", async () => {
+    const link = await newLink({ stockLimit: 5 });
+    const attempts = await Promise.all(Array.from({ length: 20 }, () => checkout(link.token)));
+    const started = attempts.filter((r) => r.statusCode === 201).map((r) => r.json<CheckoutResponse>());
+    expect(started).toHaveLength(5);
+    expect(attempts.filter((r) => r.statusCode === 409)).toHaveLength(15);
+    for (const s of started) await pay(s);
+    const [row] = await ctx.database.db
+      .select({ n: links.salesCount })
+      .from(links)
+      .where(eq(links.id, link.id));
+    expect(row?.n).toBe(5);
+  });
+});
+
+describe("the payment webhook", () => {
+  async function pendingOrder() {
+    const started = (await checkout((await newLink()).token)).json<CheckoutResponse>();
+    const event = (type: "payment.succeeded" | "payment.failed" | "refund.succeeded") =>
+      sandboxEvent(type, {
+        paymentId: started.paymentId,
+        orderId: started.orderId,
+        amountMinor: 2000,
+        currency: "EUR",
+      });
+    return { started, event };
+  }
+
+  it("applies an event delivered ten times at once exactly once", async () => {
+    const { started, event } = await pendingOrder();
+    const paid = event("payment.succeeded");
+    const before = await balance(creator.id, "pending");
+    const answers = await Promise.all(Array.from({ length: 10 }, () => delivery(paid)));
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
+    expect(answers.filter((a) => a.json<{ result: string }>().result === "applied")).toHaveLength(1);
+    expect(await balance(creator.id, "pending")).toBe(before + 1800);
+    expect((await status(started)).status).toBe("paid");
+  });
+
+  it("refuses a bad signature and a stale timestamp, recording nothing", async () => {
+    const { started, event } = await pendingOrder();
+    const paid = event("payment.succeeded");
+    expect((await delivery(paid, 0, "not-the-secret")).statusCode).toBe(400);
+    expect((await delivery(paid, 301)).statusCode).toBe(400);
+    const unsigned = await ctx.app.inject({
+      method: "POST",
+      url: "/webhooks/sandbox",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify(paid),
+    });
+    expect(unsigned.statusCode).toBe(400);
+    const recorded = await ctx.database.db
+      .select()
+      .from(paymentEvents)
+      .where(eq(paymentEvents.eventId, paid.id));
+    expect(recorded).toEqual([]);
+    expect((await status(started)).status).toBe("pending");
+    expect((await delivery(paid, 299)).statusCode).toBe(200);
+  });
+
+  it("ends in the right state whatever the order of events", async () => {
+    // A failure arriving after the success does not undo it.
+    const a = await pendingOrder();
+    await delivery(a.event("payment.succeeded"));
+    await delivery(a.event("payment.failed"));
+    expect((await status(a.started)).status).toBe("paid");
+
+    // A refund arriving before its payment is applied with it.
+    const b = await pendingOrder();
+    const before = await balance(creator.id, "pending");
+    await delivery(b.event("refund.succeeded"));
+    expect((await status(b.started)).status).toBe("pending");
+    await delivery(b.event("payment.succeeded"));
+    expect((await status(b.started)).status).toBe("refunded");
+    expect(await balance(creator.id, "pending")).toBe(before);
+  });
+});
+
+describe("the hold", () => {
+  it("makes the creator's share available when it ends, once", async () => {
+    const started = (await checkout((await newLink()).token)).json<CheckoutResponse>();
+    await pay(started);
+    const available = await balance(creator.id, "available");
+    // The release job is due at the end of the hold: move its time, as the clock would.
+    await ctx.database.db
+      .update(orders)
+      .set({ availableAt: new Date(Date.now() - 1000) })
+      .where(eq(orders.id, started.orderId));
+    await ctx.database.db
+      .update(jobs)
+      .set({ runAt: new Date(Date.now() - 1000) })
+      .where(eq(jobs.dedupeKey, `release:${started.orderId}`));
+    await runJobs();
+    await runJobs();
+    expect(await balance(creator.id, "available")).toBe(available + 1800);
+  });
+});

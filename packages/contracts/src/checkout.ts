@@ -1,0 +1,118 @@
+import { z } from "zod";
+import { emailSchema } from "./auth.ts";
+import { currencySchema } from "./business-rules.ts";
+import { linkTokenSchema } from "./catalogue.ts";
+import { localeSchema } from "./locale-schema.ts";
+import { fileKindSchema } from "./uploads.ts";
+
+/*
+ * Checkout, payments and orders (spec sections 2 and 7: `/stripe/checkout`, `/report`). Prices are
+ * computed by the API; the client only names the link, the buyer's e-mail and a promo code.
+ */
+
+export const paymentProviders = ["sandbox", "stripe"] as const;
+export const paymentProviderSchema = z.enum(paymentProviders);
+export type PaymentProviderKind = z.infer<typeof paymentProviderSchema>;
+
+export const orderStatuses = ["pending", "paid", "failed", "refunded"] as const;
+export const orderStatusSchema = z.enum(orderStatuses);
+export type OrderStatus = z.infer<typeof orderStatusSchema>;
+
+/** POST /stripe/checkout: starts a payment for a link. */
+export const checkoutBodySchema = z.object({
+  token: linkTokenSchema,
+  email: emailSchema,
+  promoCode: z.string().trim().max(64).optional(),
+  locale: localeSchema,
+});
+export type CheckoutBody = z.infer<typeof checkoutBodySchema>;
+
+export const checkoutResponseSchema = z.object({
+  orderId: z.uuid(),
+  /** Kept by the paying browser (session storage): with the order id, it reads the outcome. */
+  checkoutSecret: z.string().min(32),
+  provider: paymentProviderSchema,
+  /** The provider's payment (Stripe: a PaymentIntent id; sandbox: its own id). */
+  paymentId: z.string(),
+  /** Stripe.js's client secret; absent for the sandbox. */
+  clientSecret: z.string().optional(),
+  /** Stripe's publishable key, for Stripe.js. */
+  publishableKey: z.string().optional(),
+  total: z.number().int(),
+  currency: currencySchema,
+});
+export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
+
+/** GET /checkout/:orderId?secret=: what the success and error pages show. */
+export const checkoutStatusQuerySchema = z.object({ secret: z.string().min(32).max(128) });
+export const checkoutStatusSchema = z.object({
+  status: orderStatusSchema,
+  failureReason: z.string().nullable(),
+  /** Once paid: the order page's token, so the paying browser can open it at once. */
+  orderToken: z.string().nullable(),
+  linkToken: z.string(),
+  total: z.number().int(),
+  currency: currencySchema,
+});
+export type CheckoutStatus = z.infer<typeof checkoutStatusSchema>;
+
+/** The sandbox's test cards, shown on its payment page (sandbox only). */
+export const sandboxCards = {
+  success: "4242424242424242",
+  declined: "4000000000000002",
+  /** Needs an extra confirmation step, like 3-D Secure. */
+  authenticate: "4000002500003155",
+} as const;
+
+/** POST /sandbox/payments/:paymentId/confirm */
+export const sandboxConfirmBodySchema = z.object({
+  card: z
+    .string()
+    .transform((s) => s.replace(/[\s-]/g, ""))
+    .pipe(z.string().regex(/^\d{12,19}$/)),
+  /** MM/YY */
+  expiry: z.string().regex(/^(0[1-9]|1[0-2])\/\d{2}$/),
+  cvc: z.string().regex(/^\d{3,4}$/),
+});
+export type SandboxConfirmBody = z.infer<typeof sandboxConfirmBodySchema>;
+/** POST /sandbox/payments/:paymentId/authenticate: the buyer completes or refuses the extra step. */
+export const sandboxAuthenticateBodySchema = z.object({ approve: z.boolean() });
+export const sandboxPaymentResultSchema = z.object({
+  status: z.enum(["succeeded", "declined", "requires_action"]),
+  message: z.string().optional(),
+});
+export type SandboxPaymentResult = z.infer<typeof sandboxPaymentResultSchema>;
+
+/** GET /orders/:token: the buyer's order, with the unlocked content. */
+export const orderFileSchema = z.object({
+  name: z.string(),
+  kind: fileKindSchema,
+  contentType: z.string(),
+  sizeBytes: z.number().int(),
+  /** Short-lived signed URLs: to show in the page (images, video, audio) and to download. */
+  viewUrl: z.string().url(),
+  downloadUrl: z.string().url(),
+  expiresAt: z.iso.datetime(),
+});
+export const orderViewSchema = z.object({
+  status: orderStatusSchema,
+  title: z.string(),
+  description: z.string(),
+  creator: z.object({ id: z.uuid(), displayName: z.string(), handle: z.string() }),
+  total: z.number().int(),
+  currency: currencySchema,
+  paidAt: z.iso.datetime().nullable(),
+  files: z.array(orderFileSchema),
+});
+export type OrderView = z.infer<typeof orderViewSchema>;
+
+export const reportReasons = ["not-as-described", "not-received", "illegal", "copyright", "other"] as const;
+export const reportReasonSchema = z.enum(reportReasons);
+
+/** POST /report: from the order page (order token) or a link page (link token). */
+export const reportBodySchema = z.object({
+  token: z.string().min(22).max(128),
+  reason: reportReasonSchema,
+  message: z.string().trim().min(10).max(2000),
+});
+export type ReportBody = z.infer<typeof reportBodySchema>;
