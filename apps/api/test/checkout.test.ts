@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import {
   type CheckoutResponse,
   type CheckoutStatus,
@@ -13,6 +16,7 @@ import { auditLedger, balancesOf } from "../src/modules/wallet/ledger.ts";
 import { sandboxEvent, sandboxWebhookSecret, signPayload } from "../src/providers/payments/index.ts";
 import { directSessionCookie, errorOf, insertAccount } from "./accounts-helpers.ts";
 import { type TestContext, testApp } from "./helpers.ts";
+import { multipart } from "./upload-helpers.ts";
 
 let ctx: TestContext;
 let creator: { id: string; cookie: string };
@@ -87,12 +91,18 @@ function delivery(
   });
 }
 
+let uploadsDir: string;
+
 beforeAll(async () => {
-  ctx = await testApp({ HOLD_DAYS: "7" });
+  uploadsDir = mkdtempSync(path.join(os.tmpdir(), "salelink-checkout-test-"));
+  ctx = await testApp({ HOLD_DAYS: "7", UPLOADS_DIR: uploadsDir });
   const account = await insertAccount(ctx.database, { onboarded: true });
   creator = { id: account.id, cookie: await directSessionCookie(ctx.database, account.id) };
 });
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx.close();
+  rmSync(uploadsDir, { recursive: true, force: true });
+});
 
 describe("checkout with the sandbox", () => {
   it("prices on the server, pays with the success card, posts the sale once and e-mails the receipt", async () => {
@@ -285,5 +295,66 @@ describe("the hold", () => {
     await runJobs();
     await runJobs();
     expect(await balance(creator.id, "available")).toBe(available + 1800);
+  });
+});
+
+describe("the order page and reports", () => {
+  it("opens the paid order by its token with short-lived links to the file; nothing for a bad token", async () => {
+    const pdf = readFileSync(path.resolve(import.meta.dirname, "fixtures/files/document.pdf"));
+    const { body, contentType } = multipart([{ filename: "guide.pdf", data: pdf }]);
+    const uploaded = await ctx.app.inject({
+      method: "POST",
+      url: "/upload?use=content",
+      headers: { cookie: creator.cookie, "content-type": contentType },
+      payload: body,
+    });
+    const link = await newLink({ fileId: uploaded.json<{ id: string }>().id });
+    const started = (await checkout(link.token)).json<CheckoutResponse>();
+    await pay(started);
+    const token = (await status(started)).orderToken ?? "";
+
+    const res = await call("GET", `/orders/${token}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["cache-control"]).toBe("no-store");
+    const order = res.json<{
+      status: string;
+      files: { name: string; viewUrl: string; downloadUrl: string }[];
+    }>();
+    expect(order).toMatchObject({ status: "paid", title: "Sunset pack", total: 2000 });
+    expect(order.files).toHaveLength(1);
+    const file = order.files[0];
+    expect(file?.name).toBe("guide.pdf");
+    const download = await ctx.app.inject({
+      url: (file?.downloadUrl ?? "").replace(ctx.config.API_PUBLIC_URL, ""),
+    });
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.equals(pdf)).toBe(true);
+    expect(download.headers["content-disposition"]).toContain("guide.pdf");
+
+    expect((await call("GET", `/orders/${"A".repeat(43)}`)).statusCode).toBe(404);
+    expect((await call("GET", "/orders/short")).statusCode).toBe(404);
+  });
+
+  it("queues a report from an order or a link, and stops a reporter from flooding", async () => {
+    const link = await newLink();
+    const started = (await checkout(link.token)).json<CheckoutResponse>();
+    await pay(started);
+    const token = (await status(started)).orderToken ?? "";
+    const report = (t: string) =>
+      call("POST", "/report", {
+        token: t,
+        reason: "not-as-described",
+        message: "The files are not the ones shown.",
+      });
+    const first = await report(token);
+    expect(first.statusCode, first.body).toBe(201);
+    expect((await report(link.token)).statusCode).toBe(201);
+    expect((await report(token)).statusCode).toBe(201);
+    const flood = await report(token);
+    expect(flood.statusCode).toBe(429);
+    expect(
+      (await call("POST", "/report", { token: link.token, reason: "other", message: "short" })).statusCode,
+    ).toBe(400);
+    expect((await report("B".repeat(22))).statusCode).toBe(404);
   });
 });

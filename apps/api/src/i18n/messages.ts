@@ -155,6 +155,14 @@ export const messages: Record<string, { fr: string; es: string }> = {
     fr: "Ce solde ne contient pas assez d'argent pour cela.",
     es: "No hay suficiente dinero en este saldo para eso.",
   },
+  "Thank you. Our team will look at your report.": {
+    fr: "Merci. Notre équipe va examiner votre signalement.",
+    es: "Gracias. Nuestro equipo revisará tu denuncia.",
+  },
+  "You have already reported this. Our team will look at it.": {
+    fr: "Vous l'avez déjà signalé. Notre équipe va l'examiner.",
+    es: "Ya lo has denunciado. Nuestro equipo lo revisará.",
+  },
   "Your card was declined.": {
     fr: "Votre carte a été refusée.",
     es: "Tu tarjeta ha sido rechazada.",

@@ -3,7 +3,10 @@ import {
   checkoutResponseSchema,
   checkoutStatusQuerySchema,
   checkoutStatusSchema,
+  messageResponseSchema,
+  orderViewSchema,
   paymentProviderSchema,
+  reportBodySchema,
   sandboxAuthenticateBodySchema,
   sandboxCards,
   sandboxConfirmBodySchema,
@@ -25,6 +28,7 @@ import {
   WebhookSignatureError,
 } from "../../providers/payments/index.ts";
 import { applyPaymentEvent, releaseHold, releaseHoldJob } from "./events.ts";
+import { fileReport, orderByToken, reporterKey } from "./orders.ts";
 import { type CheckoutDeps, checkoutStatus, createCheckout } from "./service.ts";
 
 /** The sandbox's deliveries: signed at each attempt, received by the webhook's own handler. */
@@ -83,6 +87,49 @@ export const checkoutRoutes: FastifyPluginAsyncZod<CheckoutDeps> = async (app, d
     async (request, reply) => {
       reply.header("cache-control", "no-store");
       return checkoutStatus(deps, request.params.orderId, request.query.secret);
+    },
+  );
+
+  app.get(
+    "/orders/:token",
+    {
+      schema: {
+        tags: ["orders"],
+        summary: "The buyer's order (the receipt's secret link), with short-lived links to its files",
+        params: z.object({ token: z.string().max(128) }),
+        response: { 200: orderViewSchema },
+      },
+    },
+    async (request, reply) => {
+      // The signed URLs inside expire: never cached, never referred to another site.
+      reply.header("cache-control", "no-store").header("referrer-policy", "no-referrer");
+      return orderByToken({ db, storage: app.services.storage }, request.params.token);
+    },
+  );
+
+  app.post(
+    "/report",
+    {
+      config: {
+        rateLimit: {
+          max: 20,
+          timeWindow: 60 * 60 * 1000,
+          keyGenerator: (request) => `report:${request.ip}`,
+        },
+      },
+      schema: {
+        tags: ["orders"],
+        summary: "Report a link or an order to the platform's team",
+        body: reportBodySchema,
+        response: { 201: messageResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      await fileReport(db, {
+        ...request.body,
+        reporterKey: reporterKey(config.appSecret, request.ip, request.headers["user-agent"]),
+      });
+      return reply.code(201).send({ message: request.t("Thank you. Our team will look at your report.") });
     },
   );
 
