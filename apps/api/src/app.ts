@@ -28,6 +28,7 @@ import { maintenanceRoutes } from "./modules/maintenance/routes.ts";
 import { MaintenanceService } from "./modules/maintenance/service.ts";
 import { profileRoutes } from "./modules/profile/routes.ts";
 import { uploadRoutes } from "./modules/uploads/routes.ts";
+import { walletRoutes } from "./modules/wallet/routes.ts";
 import { authPlugin } from "./plugins/auth.ts";
 import { registerErrorHandler } from "./plugins/error-handler.ts";
 import { i18nPlugin } from "./plugins/i18n.ts";
@@ -204,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(profileRoutes, authDeps);
   await app.register(catalogueRoutes, { db, config, publicCache: createPublicCache(config) });
   await app.register(uploadRoutes, { db, config });
+  await app.register(walletRoutes, { db, config });
   await app.register(checkoutRoutes, { db, config, payments, pokeJobs: authDeps.pokeJobs });
   if (devMailEnabled(config.NODE_ENV, config.mail.MAIL_PROVIDER)) await app.register(devMailRoutes, { db });
 

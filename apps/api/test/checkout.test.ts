@@ -15,6 +15,7 @@ import { jobs, links, orders, paymentEvents, promoCodes } from "../src/db/schema
 import { auditLedger, balancesOf } from "../src/modules/wallet/ledger.ts";
 import { sandboxEvent, sandboxWebhookSecret, signPayload } from "../src/providers/payments/index.ts";
 import { directSessionCookie, errorOf, insertAccount } from "./accounts-helpers.ts";
+import { checkoutHelpers } from "./checkout-helpers.ts";
 import { type TestContext, testApp } from "./helpers.ts";
 import { multipart } from "./upload-helpers.ts";
 
@@ -23,48 +24,9 @@ let creator: { id: string; cookie: string };
 
 const runJobs = () => ctx.app.services.jobs.worker.runDue();
 
-function call(method: "GET" | "POST" | "PATCH", url: string, payload?: object, cookie?: string) {
-  return ctx.app.inject({
-    method,
-    url,
-    ...(payload ? { payload } : {}),
-    ...(cookie ? { headers: { cookie } } : {}),
-  });
-}
-
-async function newLink(extra: object = {}): Promise<Link> {
-  const profile = (
-    await call(
-      "POST",
-      "/profiles",
-      { displayName: "Ada", handle: `h_${randomBytes(5).toString("hex")}` },
-      creator.cookie,
-    )
-  ).json<CreatorProfile>();
-  const res = await call(
-    "POST",
-    "/links",
-    { profileId: profile.id, title: "Sunset pack", priceMinor: 2000, currency: "EUR", ...extra },
-    creator.cookie,
-  );
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<Link>();
-}
-
-async function checkout(token: string, extra: object = {}) {
-  return call("POST", "/stripe/checkout", { token, email: "buyer@example.test", locale: "fr", ...extra });
-}
-
-async function pay(started: CheckoutResponse, card: string = sandboxCards.success) {
-  const res = await call("POST", `/sandbox/payments/${started.paymentId}/confirm`, {
-    card,
-    expiry: "12/34",
-    cvc: "123",
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  await runJobs();
-  return res.json<{ status: string; message?: string }>();
-}
+const helpers = checkoutHelpers(() => ctx);
+const { call, checkout, pay } = helpers;
+const newLink = (extra: object = {}) => helpers.newLink(creator.cookie, extra);
 
 const status = async (started: CheckoutResponse) =>
   (await call("GET", `/checkout/${started.orderId}?secret=${started.checkoutSecret}`)).json<CheckoutStatus>();

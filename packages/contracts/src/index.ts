@@ -11,3 +11,4 @@ export * from "./locales.ts";
 export * from "./maintenance.ts";
 export * from "./profile.ts";
 export * from "./uploads.ts";
+export * from "./wallet.ts";
