@@ -163,6 +163,14 @@ export const messages: Record<string, { fr: string; es: string }> = {
     fr: "Vous l'avez déjà signalé. Notre équipe va l'examiner.",
     es: "Ya lo has denunciado. Nuestro equipo lo revisará.",
   },
+  "Only a paid order can be refunded.": {
+    fr: "Seule une commande payée peut être remboursée.",
+    es: "Solo se puede reembolsar un pedido pagado.",
+  },
+  "The refund has been asked for.": {
+    fr: "Le remboursement a été demandé.",
+    es: "Se ha solicitado el reembolso.",
+  },
   "Your card was declined.": {
     fr: "Votre carte a été refusée.",
     es: "Tu tarjeta ha sido rechazada.",

@@ -16,7 +16,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Tx } from "../../db/client.ts";
-import { sandboxPayments } from "../../db/schema/index.ts";
+import { orders, sandboxPayments } from "../../db/schema/index.ts";
 import { jobKind } from "../../jobs/index.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import {
@@ -130,6 +130,57 @@ export const checkoutRoutes: FastifyPluginAsyncZod<CheckoutDeps> = async (app, d
         reporterKey: reporterKey(config.appSecret, request.ip, request.headers["user-agent"]),
       });
       return reply.code(201).send({ message: request.t("Thank you. Our team will look at your report.") });
+    },
+  );
+
+  app.post(
+    "/admin/orders/:id/refund",
+    {
+      config: { auth: "admin", maintenance: "allow" },
+      schema: {
+        tags: ["admin"],
+        summary: "Refund a paid order in full (applied when the provider confirms it)",
+        params: z.object({ id: z.uuid() }),
+        response: { 202: messageResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const [order] = await db
+        .select({
+          id: orders.id,
+          status: orders.status,
+          paymentId: orders.providerPaymentId,
+          total: orders.totalMinor,
+          currency: orders.currency,
+        })
+        .from(orders)
+        .where(eq(orders.id, request.params.id));
+      if (!order) throw notFound("Order");
+      if (order.status !== "paid" || !order.paymentId) {
+        throw new AppError("ConflictException", "Only a paid order can be refunded.");
+      }
+      await payments.refund({
+        paymentId: order.paymentId,
+        amountMinor: order.total,
+        idempotencyKey: `refund-${order.id}`,
+      });
+      if (payments.kind === "sandbox") {
+        // Stripe reports the refund with its own event; the sandbox sends its own the same way.
+        await sandboxDeliverJob.enqueue(
+          db,
+          {
+            event: sandboxEvent("refund.succeeded", {
+              paymentId: order.paymentId,
+              orderId: order.id,
+              amountMinor: order.total,
+              currency: order.currency,
+            }),
+          },
+          { dedupeKey: `sandbox-refund:${order.id}` },
+        );
+        deps.pokeJobs();
+      }
+      return reply.code(202).send({ message: request.t("The refund has been asked for.") });
     },
   );
 
