@@ -114,3 +114,16 @@ describe("the wallet", () => {
     expect(summary.latestOrders[0]?.buyer).toBe("b•••@example.test");
   });
 });
+
+describe("moving the clock (development only)", () => {
+  it("releases the holds that would be over at a later time", async () => {
+    const before = (await call("GET", "/wallet", undefined, creator.cookie)).json<Wallet>().balances[0];
+    const asOf = new Date(Date.now() + 8 * 86_400_000).toISOString();
+    const res = await call("POST", "/dev/holds/release", { asOf });
+    expect(res.json()).toEqual({ released: 2 });
+    const after = (await call("GET", "/wallet", undefined, creator.cookie)).json<Wallet>();
+    expect(after.balances[0]).toMatchObject({ pending: 0, available: (before?.available ?? 0) + 3600 });
+    expect(after.held).toEqual([]);
+    expect((await call("POST", "/dev/holds/release", { asOf })).json()).toEqual({ released: 0 });
+  });
+});

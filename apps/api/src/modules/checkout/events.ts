@@ -1,8 +1,8 @@
 import type { Currency, Locale } from "@salelink/contracts";
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "../../config.ts";
-import type { Tx } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import {
   campaigns,
   creatorProfiles,
@@ -259,4 +259,20 @@ export async function releaseHold(
   await post(tx, holdReleased(saleFacts(order)));
   await tx.update(orders).set({ releasedAt: now, updatedAt: now }).where(eq(orders.id, order.id));
   return "released";
+}
+
+/**
+ * Development and tests only: release every hold that would be over at `asOf`, as if the clock had
+ * moved there (the browser tests show a sale going from pending to available).
+ */
+export async function releaseHoldsAsOf(db: Db, asOf: Date): Promise<number> {
+  const due = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.status, "paid"), isNull(orders.releasedAt), lte(orders.availableAt, asOf)));
+  let released = 0;
+  for (const { id } of due) {
+    if ((await db.transaction((tx) => releaseHold(tx, id, asOf))) === "released") released++;
+  }
+  return released;
 }

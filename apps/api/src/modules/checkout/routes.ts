@@ -27,7 +27,7 @@ import {
   signPayload,
   WebhookSignatureError,
 } from "../../providers/payments/index.ts";
-import { applyPaymentEvent, releaseHold, releaseHoldJob } from "./events.ts";
+import { applyPaymentEvent, releaseHold, releaseHoldJob, releaseHoldsAsOf } from "./events.ts";
 import { fileReport, orderByToken, reporterKey } from "./orders.ts";
 import { type CheckoutDeps, checkoutStatus, createCheckout } from "./service.ts";
 
@@ -217,6 +217,21 @@ export const checkoutRoutes: FastifyPluginAsyncZod<CheckoutDeps> = async (app, d
       },
     );
   });
+
+  if (config.NODE_ENV !== "production") {
+    app.post(
+      "/dev/holds/release",
+      {
+        schema: {
+          tags: ["dev"],
+          summary: "Development only: release the holds that would be over at a given time",
+          body: z.object({ asOf: z.iso.datetime() }),
+          response: { 200: z.object({ released: z.number().int() }) },
+        },
+      },
+      async (request) => ({ released: await releaseHoldsAsOf(db, new Date(request.body.asOf)) }),
+    );
+  }
 
   if (payments.kind !== "sandbox") return;
 
