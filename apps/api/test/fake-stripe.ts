@@ -1,0 +1,190 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { text } from "node:stream/consumers";
+
+export const SECRET_KEY = "sk_test_fake_secret_4242";
+
+interface SeenRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  idempotencyKey: string | undefined;
+  params: Record<string, string>;
+}
+
+interface StripeErrorBody {
+  type: string;
+  message: string;
+  code?: string;
+  decline_code?: string;
+}
+
+/**
+ * Just enough of Stripe's v1 API for the SDK, on a free local port: form-encoded POSTs to create
+ * PaymentIntents and Refunds, Bearer authentication, and idempotency keys as Stripe honours them
+ * (the same key replays the first answer; the same key with other parameters is refused).
+ */
+export async function startFakeStripe() {
+  const intents = new Map<string, Record<string, unknown>>();
+  const refunds = new Map<string, Record<string, unknown>>();
+  const requests: SeenRequest[] = [];
+  const idempotent = new Map<string, { fingerprint: string; status: number; body: unknown }>();
+  /** Answers served to the next requests, before anything else, as an outage or a decline would. */
+  const failures: { status: number; error: StripeErrorBody }[] = [];
+  let sequence = 0;
+  const nextId = (prefix: string) => `${prefix}_fake${String(++sequence).padStart(6, "0")}`;
+
+  const answer = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { "content-type": "application/json", "request-id": nextId("req") });
+    res.end(JSON.stringify(body));
+  };
+  const stripeError = (status: number, error: StripeErrorBody) => ({ status, body: { error } });
+
+  const createIntent = (params: Record<string, string>) => {
+    const amount = Number(params.amount);
+    if (!Number.isInteger(amount) || amount < 1)
+      return stripeError(400, {
+        type: "invalid_request_error",
+        code: "parameter_invalid_integer",
+        message: "Invalid integer: amount",
+      });
+    if (!["eur", "usd", "gbp"].includes(params.currency ?? ""))
+      return stripeError(400, {
+        type: "invalid_request_error",
+        code: "parameter_invalid_empty",
+        message: "Invalid currency",
+      });
+    const id = nextId("pi");
+    const metadata = Object.fromEntries(
+      Object.entries(params)
+        .filter(([k]) => k.startsWith("metadata["))
+        .map(([k, v]) => [k.slice("metadata[".length, -1), v]),
+    );
+    const intent = {
+      id,
+      object: "payment_intent",
+      amount,
+      amount_received: 0,
+      currency: params.currency,
+      status: "requires_payment_method",
+      client_secret: `${id}_secret_${randomBytes(8).toString("hex")}`,
+      receipt_email: params.receipt_email ?? null,
+      description: params.description ?? null,
+      metadata,
+      automatic_payment_methods: { enabled: params["automatic_payment_methods[enabled]"] === "true" },
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+    };
+    intents.set(id, intent);
+    return { status: 200, body: intent };
+  };
+
+  const createRefund = (params: Record<string, string>) => {
+    const intent = intents.get(params.payment_intent ?? "");
+    if (!intent)
+      return stripeError(404, {
+        type: "invalid_request_error",
+        code: "resource_missing",
+        message: `No such payment_intent: '${params.payment_intent}'`,
+      });
+    const amount = params.amount === undefined ? Number(intent.amount) : Number(params.amount);
+    if (amount > Number(intent.amount))
+      return stripeError(400, {
+        type: "invalid_request_error",
+        code: "amount_too_large",
+        message: "Refund amount is greater than the charge amount",
+      });
+    const refund = {
+      id: nextId("re"),
+      object: "refund",
+      amount,
+      currency: intent.currency,
+      payment_intent: intent.id,
+      status: "succeeded",
+      created: Math.floor(Date.now() / 1000),
+    };
+    refunds.set(refund.id, refund);
+    return { status: 200, body: refund };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://fake-stripe");
+    const raw = await text(req);
+    const seen: SeenRequest = {
+      method: req.method ?? "",
+      path: url.pathname,
+      authorization: req.headers.authorization,
+      idempotencyKey: req.headers["idempotency-key"] as string | undefined,
+      params: Object.fromEntries(new URLSearchParams(raw)),
+    };
+    requests.push(seen);
+
+    if (seen.authorization !== `Bearer ${SECRET_KEY}`) {
+      // Stripe masks the key it was given; this fake echoes it whole, so a test can check that the
+      // adapter never passes a key on even when the other side is careless.
+      const given = seen.authorization?.replace(/^Bearer /, "") ?? "";
+      return answer(res, 401, {
+        error: { type: "invalid_request_error", message: `Invalid API Key provided: ${given}` },
+      });
+    }
+    const failure = failures.shift();
+    if (failure) return answer(res, failure.status, { error: failure.error });
+
+    const fingerprint = `${seen.method} ${seen.path}\n${raw}`;
+    const replay = seen.idempotencyKey ? idempotent.get(seen.idempotencyKey) : undefined;
+    if (replay) {
+      if (replay.fingerprint !== fingerprint)
+        return answer(res, 400, {
+          error: {
+            type: "idempotency_error",
+            message:
+              "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+          },
+        });
+      res.setHeader("idempotent-replayed", "true");
+      return answer(res, replay.status, replay.body);
+    }
+
+    const route = `${seen.method} ${seen.path}`;
+    const result =
+      route === "POST /v1/payment_intents"
+        ? createIntent(seen.params)
+        : route === "POST /v1/refunds"
+          ? createRefund(seen.params)
+          : stripeError(404, {
+              type: "invalid_request_error",
+              message: `Unrecognized request URL (${seen.method}: ${seen.path})`,
+            });
+    if (seen.idempotencyKey && result.status < 500)
+      idempotent.set(seen.idempotencyKey, { fingerprint, ...result });
+    return answer(res, result.status, result.body);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() =>
+      answer(res, 500, { error: { type: "api_error", message: "Fake Stripe failed" } }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    intents,
+    refunds,
+    requests,
+    failures,
+    reset() {
+      intents.clear();
+      refunds.clear();
+      requests.length = 0;
+      idempotent.clear();
+      failures.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
