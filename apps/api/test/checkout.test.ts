@@ -1,14 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import {
-  type CheckoutResponse,
-  type CheckoutStatus,
-  type CreatorProfile,
-  type Link,
-  sandboxCards,
-} from "@salelink/contracts";
+import { type CheckoutResponse, type CheckoutStatus, sandboxCards } from "@salelink/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, links, orders, paymentEvents, promoCodes, users } from "../src/db/schema/index.ts";
