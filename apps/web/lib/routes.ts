@@ -1,4 +1,5 @@
 import { handleSchema, linkTokenSchema } from "@salelink/contracts/catalogue";
+import { orderTokenSchema } from "@salelink/contracts/checkout";
 import { defaultLocale } from "@salelink/contracts/locales";
 import { z } from "zod";
 import { blogSlugs, legalSlugs } from "./content.ts";
@@ -30,6 +31,7 @@ const withParam =
   };
 
 const isLinkToken = (value: string) => linkTokenSchema.safeParse(value).success;
+const isOrderToken = (value: string) => orderTokenSchema.safeParse(value).success;
 /** A creator page is reached by profile id (the spec's `/c/{id}`) or by handle. */
 const isCreatorRef = (value: string) =>
   z.uuid().safeParse(value).success || handleSchema.safeParse(value).success;
@@ -54,12 +56,21 @@ const routes: Matcher[] = [
   exact("/account/links"),
   exact("/account/portfolio"),
   exact("/account/promo-codes"),
+  exact("/account/wallet"),
+  exact("/payment/success"),
+  exact("/payment/error"),
+  exact("/app/payment/success"),
+  exact("/app/payment/error"),
   exact("/account/onboarding"),
   exact("/dev/mail"),
   exact("/robots.txt"),
   exact("/sitemap.xml"),
   withParam("/v", isLinkToken),
   withParam("/app/links", isLinkToken),
+  withParam("/checkout", isLinkToken),
+  withParam("/app/payment", isLinkToken),
+  withParam("/order", isOrderToken),
+  withParam("/app/links/order", isOrderToken),
   withParam("/c", isCreatorRef),
   withParam("/app/creator", isCreatorRef),
   withSlug("blog", () => blogSlugs(defaultLocale)),

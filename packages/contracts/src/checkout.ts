@@ -83,6 +83,9 @@ export const sandboxPaymentResultSchema = z.object({
 });
 export type SandboxPaymentResult = z.infer<typeof sandboxPaymentResultSchema>;
 
+/** The receipt's order token: 32 bytes in base64url. */
+export const orderTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+
 /** GET /orders/:token: the buyer's order, with the unlocked content. */
 export const orderFileSchema = z.object({
   name: z.string(),
@@ -98,7 +101,8 @@ export const orderViewSchema = z.object({
   status: orderStatusSchema,
   title: z.string(),
   description: z.string(),
-  creator: z.object({ id: z.uuid(), displayName: z.string(), handle: z.string() }),
+  /** Null when the link's profile was deleted after the sale. */
+  creator: z.object({ id: z.uuid(), displayName: z.string(), handle: z.string() }).nullable(),
   total: z.number().int(),
   currency: currencySchema,
   paidAt: z.iso.datetime().nullable(),

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { fileKindSchema, type OrderView, type ReportBody } from "@salelink/contracts";
+import { fileKindSchema, type OrderView, orderTokenSchema, type ReportBody } from "@salelink/contracts";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { creatorProfiles, files, links, orders, reports } from "../../db/schema/index.ts";
@@ -18,7 +18,7 @@ export async function orderByToken(
   deps: { db: Db; storage: ObjectStorage },
   token: string,
 ): Promise<OrderView> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw notFound("Order");
+  if (!orderTokenSchema.safeParse(token).success) throw notFound("Order");
   const [row] = await deps.db
     .select({
       status: orders.status,
@@ -70,7 +70,10 @@ export async function orderByToken(
     status: row.status,
     title: row.title,
     description: row.description,
-    creator: { id: row.creatorId ?? "", displayName: row.creatorName ?? "", handle: row.creatorHandle ?? "" },
+    creator:
+      row.creatorId && row.creatorName && row.creatorHandle
+        ? { id: row.creatorId, displayName: row.creatorName, handle: row.creatorHandle }
+        : null,
     total: row.totalMinor,
     currency: row.currency,
     paidAt: row.paidAt ? row.paidAt.toISOString() : null,

@@ -1,0 +1,290 @@
+"use client";
+
+import type { QuoteResponse } from "@salelink/contracts/catalogue";
+import type { CheckoutResponse } from "@salelink/contracts/checkout";
+import { useLocale, useTranslations } from "next-intl";
+import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
+import { Field } from "@/components/ui/field.tsx";
+import { SubmitButton } from "@/components/ui/submit-button.tsx";
+import { ApiError, api } from "@/lib/api.ts";
+import { formatMoney } from "@/lib/money.ts";
+import type { BuyerArea } from "./paths.ts";
+import { rememberCheckout } from "./session.ts";
+
+// The card forms (and the contracts' zod they validate with) load once a checkout exists.
+const SandboxPayment = lazy(() =>
+  import("./sandbox-payment.tsx").then((m) => ({ default: m.SandboxPayment })),
+);
+const StripePayment = lazy(() => import("./stripe-payment.tsx").then((m) => ({ default: m.StripePayment })));
+
+const loadCheckoutContract = () => import("@salelink/contracts/checkout");
+
+/**
+ * The payment page's island. Step 1: the buyer's e-mail and the promo code (from `?promo=`,
+ * re-checked here) with the total; "Continue" starts the checkout (POST /stripe/checkout). Step 2:
+ * the provider's card form, for the total the API computed.
+ */
+export function CheckoutForm({
+  token,
+  priceMinor,
+  currency,
+  creatorName,
+  initialPromo,
+  area,
+  product,
+}: {
+  token: string;
+  priceMinor: number;
+  currency: string;
+  creatorName: string;
+  initialPromo: string;
+  area: BuyerArea;
+  product: ReactNode;
+}) {
+  const t = useTranslations("checkout");
+  const locale = useLocale();
+  const [email, setEmail] = useState("");
+  const [code, setCode] = useState(initialPromo);
+  const [quote, setQuote] = useState<QuoteResponse | null>(null);
+  const [quoting, setQuoting] = useState(false);
+  const [errors, setErrors] = useState<{ email?: string; promoCode?: string; form?: string }>({});
+  const [starting, setStarting] = useState(false);
+  const [session, setSession] = useState<CheckoutResponse | null>(null);
+  const checkedInitial = useRef(false);
+
+  const applied = quote?.promoCode ?? null;
+  const money = (minor: number) =>
+    formatMoney(minor, session?.currency ?? quote?.currency ?? currency, locale);
+  const total = session?.total ?? quote?.total ?? priceMinor;
+
+  async function checkCode(promoCode: string) {
+    setErrors((e) => ({ ...e, promoCode: undefined }));
+    setQuoting(true);
+    try {
+      const answer = await api(`/public/links/${encodeURIComponent(token)}/quote`, {
+        method: "POST",
+        body: { promoCode },
+        schema: () => import("@salelink/contracts/catalogue").then((m) => m.quoteResponseSchema),
+      });
+      if (answer.promoCode) {
+        setQuote(answer);
+        setCode(answer.promoCode.code);
+      } else {
+        setQuote(null);
+        setErrors((e) => ({ ...e, promoCode: t("promoInvalid") }));
+      }
+    } catch (err) {
+      setQuote(null);
+      setErrors((e) => ({
+        ...e,
+        promoCode:
+          err instanceof ApiError && err.status === 400 && err.body ? err.body.message : t("promoFailed"),
+      }));
+    } finally {
+      setQuoting(false);
+    }
+  }
+
+  // The code carried from the purchase view is checked again: it may have expired or been used up.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the code in the URL.
+  useEffect(() => {
+    if (checkedInitial.current || !initialPromo.trim()) return;
+    checkedInitial.current = true;
+    void checkCode(initialPromo.trim());
+  }, []);
+
+  function onApply() {
+    const promoCode = code.trim();
+    if (!promoCode) {
+      setErrors((e) => ({ ...e, promoCode: t("promoRequired") }));
+      return;
+    }
+    void checkCode(promoCode);
+  }
+
+  function removeCode() {
+    setQuote(null);
+    setCode("");
+    setErrors((e) => ({ ...e, promoCode: undefined }));
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const promoCode = applied?.code ?? code.trim();
+    const { checkoutBodySchema } = await loadCheckoutContract().catch(() => ({ checkoutBodySchema: null }));
+    const body = { token, email, locale, ...(promoCode ? { promoCode } : {}) };
+    const parsed = checkoutBodySchema?.safeParse(body);
+    if (parsed && !parsed.success) {
+      const next: typeof errors = {};
+      for (const issue of parsed.error.issues) {
+        if (issue.path[0] === "email") next.email = t("emailInvalid");
+        else if (issue.path[0] === "promoCode") next.promoCode = t("promoInvalid");
+        else next.form = t("startFailed");
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    setStarting(true);
+    try {
+      const answer = await api("/stripe/checkout", {
+        method: "POST",
+        body: parsed?.data ?? body,
+        schema: () => loadCheckoutContract().then((m) => m.checkoutResponseSchema),
+      });
+      rememberCheckout({ orderId: answer.orderId, checkoutSecret: answer.checkoutSecret });
+      setSession(answer);
+    } catch (err) {
+      setErrors(startErrors(err, t));
+    } finally {
+      setStarting(false);
+    }
+  }
+
+  return (
+    <div className="checkout-grid">
+      <div className="card checkout-main">
+        <section aria-labelledby="checkout-step-details" className="checkout-step">
+          <h2 id="checkout-step-details" className="checkout-step-title">
+            <span className="checkout-step-number" aria-hidden="true">
+              1
+            </span>
+            {t("stepDetails")}
+          </h2>
+          {session ? (
+            <p className="checkout-contact">
+              <span className="muted">{t("receiptTo")}</span> <strong>{email.trim()}</strong>
+            </p>
+          ) : (
+            <form className="form checkout-details" onSubmit={onSubmit} noValidate>
+              <Field
+                name="email"
+                type="email"
+                label={t("emailLabel")}
+                hint={t("emailHint")}
+                autoComplete="email"
+                inputMode="email"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.currentTarget.value)}
+                error={errors.email}
+              />
+              {applied ? (
+                <div className="checkout-promo-applied">
+                  <span>{t("promoApplied", { code: applied.code })}</span>
+                  <button type="button" className="btn btn-ghost btn-sm" onClick={removeCode}>
+                    {t("promoRemove")}
+                  </button>
+                </div>
+              ) : (
+                <div className="checkout-promo">
+                  <Field
+                    name="promoCode"
+                    label={t("promoLabel")}
+                    autoComplete="off"
+                    autoCapitalize="characters"
+                    spellCheck={false}
+                    maxLength={64}
+                    value={code}
+                    onChange={(e) => setCode(e.currentTarget.value)}
+                    error={errors.promoCode}
+                  />
+                  <button
+                    type="button"
+                    className="btn btn-ghost"
+                    onClick={onApply}
+                    disabled={quoting || starting}
+                    aria-busy={quoting}
+                  >
+                    {quoting ? t("promoApplying") : t("promoApply")}
+                  </button>
+                </div>
+              )}
+              {errors.form && (
+                <p className="checkout-alert" role="alert">
+                  {errors.form}
+                </p>
+              )}
+              <SubmitButton
+                pending={starting}
+                disabled={quoting}
+                label={t("continue")}
+                pendingLabel={t("starting")}
+              />
+            </form>
+          )}
+        </section>
+
+        <section aria-labelledby="checkout-step-payment" className="checkout-step">
+          <h2
+            id="checkout-step-payment"
+            className={`checkout-step-title${session ? "" : " checkout-step-waiting"}`}
+          >
+            <span className="checkout-step-number" aria-hidden="true">
+              2
+            </span>
+            {t("stepPayment")}
+          </h2>
+          {session && (
+            <Suspense fallback={<p className="muted">{t("loadingForm")}</p>}>
+              {session.provider === "sandbox" ? (
+                <SandboxPayment session={session} area={area} creatorName={creatorName} />
+              ) : (
+                <StripePayment session={session} area={area} email={email.trim()} />
+              )}
+            </Suspense>
+          )}
+        </section>
+      </div>
+
+      <aside className="card checkout-summary" aria-label={t("summary")}>
+        {product}
+        <dl className="checkout-lines">
+          <div>
+            <dt>{t("price")}</dt>
+            <dd>{money(quote?.price ?? priceMinor)}</dd>
+          </div>
+          {applied && quote && quote.discount > 0 && (
+            <div>
+              <dt>{t("discount", { code: applied.code })}</dt>
+              <dd>−{money(quote.discount)}</dd>
+            </div>
+          )}
+          <div className="checkout-total" aria-live="polite">
+            <dt>{t("total")}</dt>
+            <dd data-testid="checkout-total">{money(total)}</dd>
+          </div>
+        </dl>
+        <p className="checkout-secure muted">
+          <svg
+            width="16"
+            height="16"
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            aria-hidden="true"
+          >
+            <rect x="5" y="11" width="14" height="10" rx="2" />
+            <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+          </svg>
+          {t("secure")}
+        </p>
+      </aside>
+    </div>
+  );
+}
+
+type T = ReturnType<typeof useTranslations>;
+
+/** The API's refusals of a checkout, on the field they concern or above the button. */
+function startErrors(err: unknown, t: T): { email?: string; promoCode?: string; form?: string } {
+  if (!(err instanceof ApiError)) return { form: t("startFailed") };
+  if (err.status === 404) return { form: t("linkGone") };
+  const fields = err.body?.errors ?? {};
+  if (err.status === 400 && (fields.email?.[0] || fields.promoCode?.[0])) {
+    return { email: fields.email?.[0], promoCode: fields.promoCode?.[0] };
+  }
+  // 409 (not on sale, sold out), 502 (provider unavailable): the API's message, in the page's language.
+  return { form: err.body?.message ?? t("startFailed") };
+}
