@@ -3,7 +3,7 @@
 // shaped { "en": {...}, "fr": {...}, "es": {...} }. Lets several people add namespaces side by
 // side without editing the same lines: each owns its namespace.
 //   node scripts/set-messages.mjs <namespace> <file.json>
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const [namespace, source] = process.argv.slice(2);
@@ -23,8 +23,7 @@ for (const locale of ["en", "fr", "es"]) {
   const file = path.join(dir, `${locale}.json`);
   const messages = JSON.parse(readFileSync(file, "utf8"));
   messages[namespace] = input[locale];
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(messages, null, 2)}\n`);
-  renameSync(tmp, file);
+  // Written in place, not renamed over: `next dev` watches the file itself and misses a rename.
+  writeFileSync(file, `${JSON.stringify(messages, null, 2)}\n`);
 }
 console.log(`set "${namespace}" in en, fr and es`);

@@ -3,8 +3,9 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useAuth } from "@/features/auth/auth-provider.tsx";
+import { SalesOverview } from "@/features/wallet/sales-overview.tsx";
 
-/** The dashboard home: the account's state and what to do next. */
+/** The dashboard home: the account's state and what to do next, then the sales and the balance. */
 export function AccountHome() {
   const t = useTranslations("account");
   const { user } = useAuth();
@@ -31,6 +32,7 @@ export function AccountHome() {
           </li>
         ))}
       </ul>
+      <SalesOverview />
     </section>
   );
 }

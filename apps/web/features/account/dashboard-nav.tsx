@@ -7,6 +7,7 @@ import { useTranslations } from "next-intl";
 const items = [
   { href: "/account", key: "home" },
   { href: "/account/links", key: "links" },
+  { href: "/account/wallet", key: "wallet" },
   { href: "/account/promo-codes", key: "promoCodes" },
   { href: "/account/portfolio", key: "portfolio" },
   { href: "/account/profiles", key: "profiles" },

@@ -30,6 +30,8 @@ export default async function DashboardLayout({
             "upload",
             "portfolio",
             "promoCodes",
+            "wallet",
+            "dashboard",
           ]}
         >
           <DashboardNav />

@@ -2,6 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { AccountGuard } from "@/features/account/account-guard.tsx";
 import { AccountHome } from "@/features/account/account-home.tsx";
 import { pageLocale } from "@/lib/page-locale.ts";
+import "@/features/wallet/wallet.css";
 
 type Props = { params: Promise<{ locale: string }> };
 

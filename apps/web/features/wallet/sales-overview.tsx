@@ -1,0 +1,149 @@
+"use client";
+
+import { type SalesSummary, salesSummarySchema, type Wallet, walletSchema } from "@salelink/contracts/wallet";
+import Link from "next/link";
+import { useLocale, useTranslations } from "next-intl";
+import { useCallback, useEffect, useState } from "react";
+import { api } from "@/lib/api.ts";
+import { formatMoney } from "@/lib/money.ts";
+import { SalesChart } from "./sales-chart.tsx";
+
+type Loaded = { summary: SalesSummary; wallet: Wallet };
+
+/** The dashboard home's figures: sales, revenue, balance, the last 30 days and the latest orders. */
+export function SalesOverview() {
+  const t = useTranslations("dashboard");
+  const locale = useLocale();
+  const [data, setData] = useState<Loaded | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  const load = useCallback((signal?: AbortSignal) => {
+    setFailed(false);
+    Promise.all([
+      api("/sales/summary", { schema: salesSummarySchema, signal }),
+      api("/wallet", { schema: walletSchema, signal }),
+    ])
+      .then(([summary, wallet]) => setData({ summary, wallet }))
+      .catch(() => {
+        if (!signal?.aborted) setFailed(true);
+      });
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    load(controller.signal);
+    return () => controller.abort();
+  }, [load]);
+
+  if (failed) {
+    return (
+      <div role="alert" className="wallet-error">
+        <p className="field-error">{t("loadFailed")}</p>
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => load()}>
+          {t("retry")}
+        </button>
+      </div>
+    );
+  }
+  if (data === null) {
+    return (
+      <p aria-busy="true" className="muted loading">
+        {t("loading")}
+      </p>
+    );
+  }
+
+  const { summary, wallet } = data;
+  if (summary.salesCount === 0 && summary.latestOrders.length === 0) {
+    return (
+      <div className="card empty-state wallet-empty">
+        <p>
+          <strong>{t("emptyTitle")}</strong>
+        </p>
+        <p className="muted">{t("emptyHint")}</p>
+        <Link className="btn btn-primary" href="/account/links">
+          {t("goToLinks")}
+        </Link>
+      </div>
+    );
+  }
+
+  const money = (minor: number, currency: string) => formatMoney(minor, currency, locale);
+  const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: "medium" });
+  return (
+    <section className="sales-overview" aria-labelledby="dashboard-sales">
+      <h2 id="dashboard-sales">{t("salesTitle")}</h2>
+      <div className="stat-grid">
+        <section className="card stat" aria-labelledby="stat-sales">
+          <h3 id="stat-sales">{t("salesCount")}</h3>
+          <p className="stat-value">{new Intl.NumberFormat(locale).format(summary.salesCount)}</p>
+        </section>
+        <section className="card stat" aria-labelledby="stat-revenue">
+          <h3 id="stat-revenue">{t("revenue")}</h3>
+          {summary.revenue.length === 0 ? (
+            <p className="stat-value">—</p>
+          ) : (
+            summary.revenue.map((r) => (
+              <p key={r.currency} className="stat-value">
+                {money(r.amount, r.currency)}
+              </p>
+            ))
+          )}
+          <p className="muted stat-hint">{t("revenueHint")}</p>
+        </section>
+        <section className="card stat" aria-labelledby="stat-balance">
+          <h3 id="stat-balance">{t("balance")}</h3>
+          {wallet.balances.map((b) => (
+            <p key={b.currency} className="stat-lines">
+              <strong>{t("availableAmount", { amount: money(b.available, b.currency) })}</strong>
+              <span className="muted">{t("pendingAmount", { amount: money(b.pending, b.currency) })}</span>
+            </p>
+          ))}
+          <Link href="/account/wallet">{t("openWallet")}</Link>
+        </section>
+      </div>
+      <SalesChart rows={summary.days} />
+      {summary.latestOrders.length > 0 && (
+        <section aria-labelledby="dashboard-orders">
+          <h3 id="dashboard-orders">{t("latestOrders")}</h3>
+          <div className="tx-scroll">
+            <table className="tx-table" aria-labelledby="dashboard-orders">
+              <thead>
+                <tr>
+                  <th scope="col">{t("link")}</th>
+                  <th scope="col" className="num">
+                    {t("amount")}
+                  </th>
+                  <th scope="col">{t("status")}</th>
+                  <th scope="col">{t("date")}</th>
+                  <th scope="col">{t("buyer")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {summary.latestOrders.map((o) => (
+                  <tr key={o.id}>
+                    <td>{o.title}</td>
+                    <td className="num">{money(o.total, o.currency)}</td>
+                    <td>
+                      <span className="order-status" data-status={o.status}>
+                        {t(`statuses.${o.status}`)}
+                      </span>
+                    </td>
+                    <td>
+                      {o.paidAt ? (
+                        <time dateTime={o.paidAt}>{dateFormat.format(new Date(o.paidAt))}</time>
+                      ) : (
+                        "—"
+                      )}
+                    </td>
+                    <td>{o.buyer}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+    </section>
+  );
+}
