@@ -11,8 +11,26 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import demo from "../apps/api/src/demo-accounts.json" with { type: "json" };
 import { prepareBaselineNext } from "./lib/baseline-next.ts";
+import {
+  checkoutBodies,
+  jsonHeaders,
+  madeUpOrder,
+  OrderPool,
+  pendingOrderOf,
+  ResultCounter,
+  sandboxWebhookSecret,
+  signedEvents,
+} from "./lib/checkout.ts";
 import { type BenchDatabase, createBenchDatabase } from "./lib/database.ts";
-import { type LoadOptions, type Measurement, measure, stopLoad, warmUp } from "./lib/load.ts";
+import {
+  type LoadOptions,
+  type Measurement,
+  measure,
+  prepare,
+  type RequestParts,
+  stopLoad,
+  warmUp,
+} from "./lib/load.ts";
 import { type Options, parseOptions, type ScenarioName, usage } from "./lib/options.ts";
 import {
   freePort,
@@ -25,7 +43,15 @@ import {
   stopAll,
   waitUntilReady,
 } from "./lib/processes.ts";
-import { type Goal, type RunInfo, type ScenarioResult, textTable, verdict, writeDocs } from "./lib/report.ts";
+import {
+  type Goal,
+  type RunInfo,
+  type ScenarioResult,
+  scenarioDetails,
+  textTable,
+  verdict,
+  writeDocs,
+} from "./lib/report.ts";
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const rootDir = path.resolve(benchDir, "..");
@@ -47,6 +73,25 @@ interface Endpoint {
   path: string;
   label: string;
   headers: Record<string, string>;
+  /** GET when absent. */
+  method?: "GET" | "POST";
+  /** Requests that differ from one to the next, and what to do with their answers. */
+  workload?: Workload;
+}
+
+/** The moving parts of an endpoint whose requests are not all the same (POST scenarios). */
+interface Workload {
+  /** Before the warm-up: creates what the requests need, bounded in time by `prepareSeconds`. */
+  prepare?(server: Server, options: Options): Promise<void>;
+  /** Upper bound of `prepare`'s duration, for the run's time budget. */
+  prepareSeconds?(options: Options): number;
+  /** Each request's body and extra headers, made as it is sent. */
+  request(): RequestParts;
+  onResponse?(status: number, body: string): void;
+  /** Right before the measured phase (after the warm-up): counters restart. */
+  beginMeasure?(): void;
+  /** After the measured phase: what the answers said, for the log and the report. */
+  details?(m: Measurement): string[];
 }
 
 interface Scenario {
@@ -71,6 +116,110 @@ const bareBaseline: Endpoint = {
 };
 /** A sales link of the demo catalogue, which the bench API seeds (fixed token, with files). */
 const demoLinkToken = demo.catalogue.links[0]?.token ?? "";
+/** The bench API's APP_SECRET (throwaway): the webhook scenario signs its events with a key derived from it. */
+const appSecret = randomBytes(32).toString("hex");
+const webhookSecret = sandboxWebhookSecret(appSecret);
+
+const count = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+/** The bench API's DATABASE_POOL_SIZE: the API's default (apps/api/src/config.ts), set so none is inherited. */
+const apiPoolSize = 10;
+
+/** The pending orders made by the checkouts (measured or preparatory), paid by the webhook scenario. */
+const orders = new OrderPool();
+const collectOrder = (status: number, body: string) => {
+  const order = pendingOrderOf(status, body);
+  if (order) orders.add(order);
+};
+
+const bareJsonBaseline = (label: string, request: () => RequestParts): Endpoint => ({
+  server: "bare",
+  path: "/bare",
+  label,
+  headers: jsonHeaders,
+  method: "POST",
+  workload: { request },
+});
+
+const checkoutWorkload: Workload = {
+  request: checkoutBodies(demoLinkToken),
+  onResponse: collectOrder,
+  details(m) {
+    orders.checkoutRate = m.requestsPerSecond;
+    return [
+      `${count.format(m.total)} checkouts measured, each a new pending order with its sandbox payment; ` +
+        `${count.format(orders.available)} pending orders (warm-up included) are kept for \`api-webhook\`.`,
+    ];
+  },
+};
+
+/**
+ * Orders the webhook scenario needs: twice what its warm-up and measurement would use at the checkout
+ * rate (payments are applied no faster than checkouts are made: both lock the link's row), so that
+ * nearly every event pays a pending order.
+ */
+function webhookOrdersWanted(options: Options, rate: number): number {
+  return Math.min(100_000, Math.ceil(2 * rate * (options.warmup + options.duration)));
+}
+
+const webhookResults = new ResultCounter();
+let webhookPrepared = { created: 0, seconds: 0, fromCheckout: 0, rate: 0 };
+const webhookWorkload: Workload = {
+  prepareSeconds: (options) => 2 * (options.warmup + options.duration) + 15,
+  async prepare(server, options) {
+    const before = orders.available;
+    // Without a checkout rate from this run, checkouts for twice the phases' time are surely enough.
+    const seconds =
+      orders.checkoutRate === undefined
+        ? 2 * (options.warmup + options.duration)
+        : Math.min(
+            2 * (options.warmup + options.duration),
+            Math.ceil(
+              Math.max(0, webhookOrdersWanted(options, orders.checkoutRate) - before) / orders.checkoutRate,
+            ),
+          );
+    webhookPrepared = { created: 0, seconds, fromCheckout: before, rate: 0 };
+    if (seconds <= 0) return;
+    log(`  creating pending orders for ${seconds} s (POST /stripe/checkout; ${before} already made) ...`);
+    const result = await prepare({
+      url: `${server.origin}/stripe/checkout`,
+      method: "POST",
+      headers: jsonHeaders,
+      request: checkoutBodies(demoLinkToken),
+      onResponse: collectOrder,
+      connections: options.connections,
+      duration: seconds,
+    });
+    webhookPrepared.created = orders.available - before;
+    webhookPrepared.rate = result.requests.average;
+    if (result.non2xx > 0 || result.errors > 0) {
+      log(`  (while creating orders: ${result.non2xx} non-2xx answers, ${result.errors} errors)`);
+    }
+    log(`  ${orders.available} pending orders ready`);
+  },
+  request: signedEvents(webhookSecret, () => orders.take() ?? madeUpOrder),
+  onResponse: (status, body) => webhookResults.record(status, body),
+  beginMeasure() {
+    webhookResults.reset();
+    orders.reused = 0;
+  },
+  details(m) {
+    const c = webhookResults.counts;
+    const other = Object.entries(c)
+      .filter(([key]) => !["applied", "duplicate", "ignored"].includes(key))
+      .map(([key, n]) => `${count.format(n)} ${key}`);
+    const { created, seconds, fromCheckout, rate } = webhookPrepared;
+    return [
+      `Before the warm-up, ${count.format(fromCheckout + created)} pending orders were at hand ` +
+        `(${count.format(fromCheckout)} from \`api-checkout\`, ${count.format(created)} created in ${seconds} s ` +
+        `of POST /stripe/checkout${rate > 0 ? `, ${count.format(rate)} req/s` : ""}).`,
+      `Of the ${count.format(m.total)} measured webhook answers, \`result\`: ` +
+        `${count.format(c.applied ?? 0)} applied (a pending order paid: ledger, counters, receipt and release jobs), ` +
+        `${count.format(c.duplicate ?? 0)} duplicate, ${count.format(c.ignored ?? 0)} ignored` +
+        `${other.length > 0 ? `, ${other.join(", ")}` : ""}` +
+        `${orders.reused > 0 ? `; the orders ran out and ${count.format(orders.reused)} events named an order already paid` : ""}.`,
+    ];
+  },
+};
 
 const scenarios: Scenario[] = [
   {
@@ -117,6 +266,35 @@ const scenarios: Scenario[] = [
     },
     baseline: staticBaseline,
     goal: pageGoal,
+  },
+  {
+    name: "api-checkout",
+    target: {
+      server: "api",
+      path: "/stripe/checkout",
+      label: "POST /stripe/checkout (API, new pending order and sandbox payment)",
+      headers: jsonHeaders,
+      method: "POST",
+      workload: checkoutWorkload,
+    },
+    baseline: bareJsonBaseline("POST /bare (bare Fastify, same JSON bodies)", checkoutBodies(demoLinkToken)),
+    goal: { text: "none (ratio reported)" },
+  },
+  {
+    name: "api-webhook",
+    target: {
+      server: "api",
+      path: "/webhooks/sandbox",
+      label: "POST /webhooks/sandbox (API, signed payment.succeeded, order paid)",
+      headers: jsonHeaders,
+      method: "POST",
+      workload: webhookWorkload,
+    },
+    baseline: bareJsonBaseline(
+      "POST /bare (bare Fastify, same signed JSON bodies)",
+      signedEvents(webhookSecret, () => madeUpOrder),
+    ),
+    goal: { text: "none (ratio reported)" },
   },
 ];
 
@@ -261,9 +439,10 @@ async function startServers(options: Options, needed: Set<ServerName>): Promise<
             // The demo catalogue gives the link scenarios a real link with its files.
             SEED_DEMO: "true",
             // Production mode, as measured; its secret is throwaway and its providers the sandboxes.
-            APP_SECRET: randomBytes(32).toString("hex"),
+            APP_SECRET: appSecret,
             ALLOW_SANDBOX_PROVIDERS: "true",
             JOBS_ENABLED: "false",
+            DATABASE_POOL_SIZE: String(apiPoolSize),
             // Only the bench database: never one inherited from the caller's environment.
             DATABASE_URL: undefined,
             DATA_DIR: undefined,
@@ -324,19 +503,56 @@ async function startServers(options: Options, needed: Set<ServerName>): Promise<
   return servers;
 }
 
-async function runEndpoint(options: Options, server: Server, endpoint: Endpoint): Promise<Measurement> {
+/** A server that stopped during the run makes its numbers meaningless: stop here, with its last words. */
+function assertRunning(server: Server): void {
+  const how = server.process.exitedWith();
+  if (how === undefined) return;
+  throw new Error(
+    `${server.process.name} exited (${how}) during the run; its last output:\n${server.process.tail() || "(none)"}`,
+  );
+}
+
+async function runEndpoint(
+  options: Options,
+  server: Server,
+  endpoint: Endpoint,
+): Promise<{ measurement: Measurement; details: string[] }> {
+  const workload = endpoint.workload;
   const load: LoadOptions = {
     url: `${server.origin}${endpoint.path}`,
+    ...(endpoint.method ? { method: endpoint.method } : {}),
     headers: endpoint.headers,
+    ...(workload ? { request: () => workload.request() } : {}),
+    ...(workload?.onResponse ? { onResponse: workload.onResponse } : {}),
     connections: options.connections,
     duration: options.warmup,
   };
+  if (workload?.prepare) {
+    await workload.prepare(server, options);
+    checkAborted();
+    assertRunning(server);
+  }
   await warmUp(load);
+  workload?.beginMeasure?.();
+  // For the API's writes: what its database connections were doing, to tell what bounds the rate.
+  const sampler = endpoint.server === "api" && workload ? database?.sampleActivity?.() : undefined;
   const m = await measure(endpoint.label, { ...load, duration: options.duration });
+  const activity = await sampler?.stop();
+  assertRunning(server);
+  const codes = Object.entries(m.statusCodes)
+    .map(([code, n]) => `${n}×${code}`)
+    .join(", ");
   log(
-    `  ${endpoint.label}: ${Math.round(m.requestsPerSecond)} req/s, p50 ${m.latencyP50} ms, p99 ${m.latencyP99} ms, non-2xx ${m.non2xx}, errors ${m.errors}`,
+    `  ${endpoint.label}: ${Math.round(m.requestsPerSecond)} req/s, p50 ${m.latencyP50} ms, p99 ${m.latencyP99} ms, non-2xx ${m.non2xx}, errors ${m.errors} (${codes || "no answers"})`,
   );
-  return m;
+  const details = workload?.details?.(m) ?? [];
+  if (activity) {
+    details.push(
+      `PostgreSQL connections of the API (pool of ${apiPoolSize}), mean over the measurement: ${activity}.`,
+    );
+  }
+  for (const line of details) log(`    ${line}`);
+  return { measurement: m, details };
 }
 
 function machineInfo(options: Options, db: string, startedAt: Date, loadAverage: number): RunInfo {
@@ -374,10 +590,17 @@ async function main(): Promise<number> {
   if (needed.has("web")) needed.add("api");
 
   // Builds may take minutes; the measured part is bounded by the options. Past this, give up.
+  const prepareSeconds = selected.reduce(
+    (sum, s) =>
+      sum +
+      (s.target.workload?.prepareSeconds?.(options) ?? 0) +
+      (s.baseline.workload?.prepareSeconds?.(options) ?? 0),
+    0,
+  );
   const budgetMs =
     3 * buildTimeoutMs +
     4 * readyTimeoutMs +
-    selected.length * 2 * (options.warmup + options.duration + 15) * 1000;
+    (selected.length * 2 * (options.warmup + options.duration + 15) + prepareSeconds) * 1000;
   const watchdog = setTimeout(
     () => abort(`Time budget of ${Math.round(budgetMs / 60_000)} min exceeded`, 124),
     budgetMs,
@@ -407,11 +630,13 @@ async function main(): Promise<number> {
     // Baseline first, then target, each with its own warm-up; never both at once.
     const baselineResult = await runEndpoint(options, baseline, scenario.baseline);
     const targetResult = await runEndpoint(options, target, scenario.target);
+    const details = [...baselineResult.details, ...targetResult.details];
     results.push({
       name: scenario.name,
       goal: scenario.goal,
-      target: targetResult,
-      baseline: baselineResult,
+      target: targetResult.measurement,
+      baseline: baselineResult.measurement,
+      ...(details.length > 0 ? { details } : {}),
     });
   }
   clearTimeout(watchdog);
@@ -421,13 +646,17 @@ async function main(): Promise<number> {
   const info = machineInfo(options, dbDescription, startedAt, loadAverage);
   console.log(`\n${textTable(results)}\n`);
   for (const r of results) console.log(`${r.name}: ${verdict(r)}`);
+  for (const line of scenarioDetails(results)) console.log(line);
   if (skipped.length > 0) console.log(`Skipped (a server failed to start): ${skipped.join(", ")}`);
 
   await mkdir(path.dirname(resultsFile), { recursive: true });
   await writeFile(resultsFile, `${JSON.stringify({ info, results, skipped }, null, 2)}\n`);
   if (options.writeDocs && results.length > 0 && skipped.length === 0) {
-    await writeDocs(docsFile, info, results);
-    log(`Wrote ${path.relative(rootDir, docsFile)} and ${path.relative(rootDir, resultsFile)}.`);
+    const { written, kept } = await writeDocs(docsFile, info, results);
+    const docs = path.relative(rootDir, docsFile);
+    if (written.length > 0)
+      log(`Wrote ${docs} (section ${written.join(", ")}) and ${path.relative(rootDir, resultsFile)}.`);
+    for (const k of kept) log(`Kept the ${k.section} section of ${docs}: ${k.reason}.`);
   } else {
     log(`Wrote ${path.relative(rootDir, resultsFile)}; docs/benchmarks.md left unchanged (partial run).`);
   }

@@ -20,6 +20,16 @@ export interface BenchDatabase {
   /** Human description for the report, e.g. "PostgreSQL 15.20 (fresh database salelink_bench_1a2b3c4d)". */
   description: string;
   dispose(): Promise<void>;
+  /**
+   * PostgreSQL only: samples what the bench database's connections are doing until stopped, and tells
+   * the mean number of connections per state (waiting for a lock, idle in a transaction, ...).
+   */
+  sampleActivity?(): ActivitySampler;
+}
+
+export interface ActivitySampler {
+  /** The means over the samples, e.g. "6.8 waiting for a row lock, 1.1 idle in transaction"; undefined without samples. */
+  stop(): Promise<string | undefined>;
 }
 
 const loopbackHosts = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
@@ -71,12 +81,65 @@ export async function createBenchDatabase(adminUrl: string, apiDir: string): Pro
   return {
     env: { DATABASE_URL: benchUrl.toString() },
     description: `PostgreSQL ${version} on 127.0.0.1 (fresh database ${name}, dropped afterwards)`,
+    sampleActivity: () => sampleActivity(pg, adminUrl, name),
     async dispose() {
       await withClient(pg, adminUrl, async (client) => {
         // FORCE (PostgreSQL 13+) ends connections a killed API may have left behind.
         await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       });
       console.log(`[bench] Dropped database ${name}.`);
+    },
+  };
+}
+
+/** What a connection is doing, in words, from pg_stat_activity. */
+const activitySql = (database: string) => `
+  select case
+      when wait_event_type = 'Lock' then 'waiting for a lock (' || wait_event || ')'
+      when state = 'idle in transaction' then 'idle in a transaction (waiting for the API)'
+      when state = 'active' and wait_event_type = 'Client' then 'reading from the API'
+      when state = 'active' and wait_event_type is not null then 'waiting for ' || wait_event
+      when state = 'active' then 'running'
+      else coalesce(state, 'unknown')
+    end as what, count(*)::int as n
+  from pg_stat_activity
+  where datname = '${database}' and pid <> pg_backend_pid()
+  group by 1`;
+
+/** Polls pg_stat_activity every 250 ms on its own connection (read-only), for as long as a measurement. */
+function sampleActivity(pg: PgModule, adminUrl: string, database: string): ActivitySampler {
+  const totals = new Map<string, number>();
+  let samples = 0;
+  let running = true;
+  const done = (async () => {
+    const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3_000 });
+    try {
+      await client.connect();
+      while (running) {
+        const { rows } = await client.query(activitySql(database));
+        samples += 1;
+        for (const row of rows) {
+          const what = String(row.what);
+          totals.set(what, (totals.get(what) ?? 0) + Number(row.n));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    } catch {
+      // Sampling is an extra: a failure only leaves the numbers out.
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      if (samples === 0) return undefined;
+      return [...totals.entries()]
+        .filter(([what]) => what !== "idle")
+        .sort((a, b) => b[1] - a[1])
+        .map(([what, total]) => `${(total / samples).toFixed(1)} ${what}`)
+        .join(", ");
     },
   };
 }

@@ -3,6 +3,8 @@ import autocannon from "autocannon";
 export interface Measurement {
   label: string;
   url: string;
+  /** The HTTP method; GET unless the endpoint says otherwise. */
+  method?: string;
   /** Mean of the per-second request counts. */
   requestsPerSecond: number;
   latencyP50: number;
@@ -17,11 +19,28 @@ export interface Measurement {
   timeouts: number;
 }
 
+/** One request's variable parts, made when it is sent (a unique e-mail, a signature with the time of sending). */
+export interface RequestParts {
+  body?: string;
+  headers?: Record<string, string>;
+}
+
 export interface LoadOptions {
   url: string;
+  /** GET when absent: the page and read scenarios. */
+  method?: "GET" | "POST";
   headers: Record<string, string>;
+  /** A fixed body, for every request. */
+  body?: string;
+  /** Called for each request as it is about to be sent; its parts replace the fixed body and add headers. */
+  request?: () => RequestParts;
+  /** Called with each answer's status and body (e.g. to keep what the requests created). */
+  onResponse?: (status: number, body: string) => void;
   connections: number;
+  /** Seconds of load; ignored when `amount` is given. */
   duration: number;
+  /** Send exactly this many requests instead of loading for `duration` seconds (a preparation phase). */
+  amount?: number;
 }
 
 let current: autocannon.Instance | undefined;
@@ -31,15 +50,41 @@ export function stopLoad(): void {
   current?.stop();
 }
 
+function dynamicRequests(options: LoadOptions): autocannon.Request[] | undefined {
+  const { request, onResponse } = options;
+  if (!request && !onResponse) return undefined;
+  return [
+    {
+      ...(request
+        ? {
+            // autocannon calls this when it (re)builds the request, just before sending it.
+            setupRequest: (req: autocannon.Request) => {
+              const parts = request();
+              return {
+                ...req,
+                headers: { ...req.headers, ...parts.headers },
+                ...(parts.body === undefined ? {} : { body: parts.body }),
+              };
+            },
+          }
+        : {}),
+      ...(onResponse ? { onResponse: (status: number, body: string) => onResponse(status, body) } : {}),
+    },
+  ];
+}
+
 function fire(options: LoadOptions): Promise<autocannon.Result> {
+  const requests = dynamicRequests(options);
   return new Promise((resolve, reject) => {
     current = autocannon(
       {
         url: options.url,
-        method: "GET",
+        method: options.method ?? "GET",
         headers: options.headers,
-        connections: options.connections,
-        duration: options.duration,
+        ...(options.body === undefined ? {} : { body: options.body }),
+        ...(requests ? { requests } : {}),
+        connections: options.amount ? Math.min(options.connections, options.amount) : options.connections,
+        ...(options.amount ? { amount: options.amount } : { duration: options.duration }),
         // One request at a time per connection, like browsers and reverse proxies.
         pipelining: 1,
         timeout: 10,
@@ -58,6 +103,11 @@ export async function warmUp(options: LoadOptions): Promise<void> {
   if (options.duration > 0) await fire(options);
 }
 
+/** Load whose answers matter but whose rate does not: creating the data a scenario needs. */
+export async function prepare(options: LoadOptions): Promise<autocannon.Result> {
+  return fire(options);
+}
+
 export async function measure(label: string, options: LoadOptions): Promise<Measurement> {
   const result = await fire(options);
   const statusCodes: Record<string, number> = {};
@@ -67,6 +117,7 @@ export async function measure(label: string, options: LoadOptions): Promise<Meas
   return {
     label,
     url: options.url,
+    method: options.method ?? "GET",
     requestsPerSecond: result.requests.average,
     latencyP50: result.latency.p50,
     latencyP99: result.latency.p99,

@@ -6,6 +6,8 @@ export const scenarioNames = [
   "web-home",
   "web-blog",
   "web-link",
+  "api-checkout",
+  "api-webhook",
 ] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 
@@ -20,7 +22,10 @@ export interface Options {
   databaseUrl: string;
   /** Rebuild the API and the web app even when a build exists (they may be stale while others work). */
   rebuild: boolean;
-  /** Rewrite docs/benchmarks.md; off by default for partial runs so a subset never replaces the full table. */
+  /**
+   * Rewrite docs/benchmarks.md; off by default for partial runs. Even when on, a section is rewritten
+   * only if every scenario of its table ran, so a subset never replaces a full table.
+   */
   writeDocs: boolean;
   verbose: boolean;
 }
@@ -37,7 +42,9 @@ export const usage = `Usage: npm run bench -w @salelink/bench -- [options]
   --database-url <url>  loopback PostgreSQL to create the bench database beside
                         (env BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test)
   --rebuild             build the API and the web app even if a build exists
-  --write-docs          write docs/benchmarks.md even for a partial (--only) run
+  --write-docs          write docs/benchmarks.md even for a partial (--only) run: each section whose
+                        scenarios all ran (foundation: api-maintenance, api-public-link, web-*;
+                        checkout: api-checkout, api-webhook); the others are kept
   --no-write-docs       never write docs/benchmarks.md
   --verbose             echo the servers' output
   --help                this text`;

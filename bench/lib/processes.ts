@@ -34,6 +34,8 @@ export interface Spawned {
   tail(): string;
   /** Set once the process has exited, with its code or signal. */
   exited: Promise<string>;
+  /** How it exited, or undefined while it runs. */
+  exitedWith(): string | undefined;
 }
 
 const running = new Set<Spawned>();
@@ -56,6 +58,7 @@ export function start(name: string, command: string, args: string[], options: Sp
     detached: true,
   });
   const lines: string[] = [];
+  let how: string | undefined;
   const collect = (chunk: Buffer) => {
     for (const line of chunk.toString("utf8").split("\n")) {
       if (line.trim() === "") continue;
@@ -76,7 +79,10 @@ export function start(name: string, command: string, args: string[], options: Sp
       resolve(`spawn error: ${err.message}`);
     });
   });
-  const spawned: Spawned = { name, child, tail: () => lines.join("\n"), exited };
+  void exited.then((h) => {
+    how = h;
+  });
+  const spawned: Spawned = { name, child, tail: () => lines.join("\n"), exited, exitedWith: () => how };
   running.add(spawned);
   return spawned;
 }

@@ -1,6 +1,8 @@
 /**
  * The API baseline: Fastify with one route and nothing else (no logger, plugins or database). Run as
  * its own process, like the real API, so that neither shares a thread with the load generator.
+ * `POST /bare` parses a JSON body with Fastify's own parser and answers the same small object: the
+ * baseline of the scenarios that post JSON.
  */
 import Fastify from "fastify";
 
@@ -12,6 +14,7 @@ if (!Number.isInteger(port) || port <= 0) {
 
 const app = Fastify({ logger: false });
 app.get("/bare", async () => ({ ok: true, service: "bare" }));
+app.post("/bare", async () => ({ ok: true, service: "bare" }));
 
 const shutdown = () => {
   void app.close().then(() => process.exit(0));
