@@ -84,9 +84,10 @@ export const ledgerEntries = pgTable(
 );
 
 /**
- * Running balances, updated in the same transaction as the entries: the row lock serialises
- * concurrent movements of one account, and the check makes an overdraft fail the whole posting.
- * Tests prove each row equals the sum of its entries. `holder` is a user id or "platform".
+ * Running balances of users' accounts, updated in the same transaction as the entries: the row lock
+ * serialises concurrent movements of one account, and the check makes an overdraft fail the whole
+ * posting. Tests prove each row equals the sum of its entries. The platform's accounts have no row
+ * (one row touched by every sale would serialise all payments): their sums come from the entries.
  */
 export const ledgerBalances = pgTable(
   "ledger_balances",

@@ -47,7 +47,13 @@ export async function createCheckout(deps: CheckoutDeps, body: CheckoutBody): Pr
   const reservedSince = sql`now() - make_interval(mins => ${RESERVATION_MINUTES})`;
 
   const order = await db.transaction(async (tx) => {
-    const [link] = await tx
+    // Only a limited stock needs the link's row locked: unlimited links sell without waiting.
+    const [found] = await tx
+      .select({ id: links.id, stockLimit: links.stockLimit })
+      .from(links)
+      .where(and(eq(links.token, body.token), isNull(links.deletedAt)));
+    if (!found) throw notFound("Link");
+    const linkQuery = tx
       .select({
         id: links.id,
         ownerId: links.ownerId,
@@ -59,8 +65,8 @@ export async function createCheckout(deps: CheckoutDeps, body: CheckoutBody): Pr
         salesCount: links.salesCount,
       })
       .from(links)
-      .where(and(eq(links.token, body.token), isNull(links.deletedAt)))
-      .for("update");
+      .where(eq(links.id, found.id));
+    const [link] = found.stockLimit !== null ? await linkQuery.for("update") : await linkQuery;
     if (!link) throw notFound("Link");
     if (link.status !== "active") throw notOnSale();
 

@@ -110,7 +110,10 @@ export async function post(
     { holder: string; account: LedgerAccount; currency: Currency; delta: number }
   >();
   for (const e of posting.entries) {
-    const holder = e.ownerId ?? PLATFORM;
+    // The platform's accounts keep no running balance: every sale touches them, and one row for all
+    // sales would serialise every payment. They may go negative anyway; their sums come from entries.
+    if (e.ownerId === null) continue;
+    const holder = e.ownerId;
     const key = `${holder}|${e.account}|${e.currency}`;
     const row = deltas.get(key) ?? { holder, account: e.account, currency: e.currency, delta: 0 };
     row.delta += e.amountMinor;
@@ -159,8 +162,20 @@ export interface Balance {
   balanceMinor: number;
 }
 
-/** A user's balances (every account and currency that ever moved), or the platform's. */
-export function balancesOf(db: DbOrTx, holder: string): Promise<Balance[]> {
+/** A user's balances (every account and currency that ever moved), or the platform's (from its entries). */
+export async function balancesOf(db: DbOrTx, holder: string): Promise<Balance[]> {
+  if (holder === PLATFORM) {
+    const rows = await db
+      .select({
+        account: ledgerEntries.account,
+        currency: ledgerEntries.currency,
+        balanceMinor: sql<string>`sum(${ledgerEntries.amountMinor})`,
+      })
+      .from(ledgerEntries)
+      .where(sql`${ledgerEntries.ownerId} is null`)
+      .groupBy(ledgerEntries.account, ledgerEntries.currency);
+    return rows.map((r) => ({ ...r, balanceMinor: Number(r.balanceMinor) }));
+  }
   return db
     .select({
       account: ledgerBalances.account,
@@ -196,8 +211,8 @@ export async function auditLedger(db: DbOrTx): Promise<LedgerProblems> {
   const mismatched = rowsOf<{ key: string }>(
     await db.execute(sql`
     with sums as (
-      select coalesce(owner_id::text, ${PLATFORM}) as holder, account, currency, sum(amount_minor) as total
-      from ledger_entries group by 1, 2, 3
+      select owner_id::text as holder, account, currency, sum(amount_minor) as total
+      from ledger_entries where owner_id is not null group by 1, 2, 3
     )
     select coalesce(b.holder, s.holder) || '|' || coalesce(b.account, s.account) || '|' || coalesce(b.currency, s.currency) as key
     from ledger_balances b
