@@ -1,11 +1,13 @@
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type CheckoutResponse, type CheckoutStatus, sandboxCards } from "@salelink/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs, links, orders, paymentEvents, promoCodes, users } from "../src/db/schema/index.ts";
-import { auditLedger, balancesOf } from "../src/modules/wallet/ledger.ts";
+import { campaigns, jobs, links, orders, paymentEvents, promoCodes, users } from "../src/db/schema/index.ts";
+import { auditLedger, balancesOf, post } from "../src/modules/wallet/ledger.ts";
+import { commissionClaimed, payoutRequested } from "../src/modules/wallet/postings.ts";
 import { sandboxEvent, sandboxWebhookSecret, signPayload } from "../src/providers/payments/index.ts";
 import { directSessionCookie, errorOf, insertAccount } from "./accounts-helpers.ts";
 import { checkoutHelpers } from "./checkout-helpers.ts";
@@ -357,5 +359,66 @@ describe("refunds and restarts", () => {
     ctx = { ...ctx, app: restarted };
     await restarted.services.jobs.worker.runDue();
     expect((await status(started)).status).toBe("paid");
+  });
+});
+
+describe("a refund after the money has left", () => {
+  it("takes back what is still there; the platform bears what was withdrawn or claimed", async () => {
+    const admin = await insertAccount(ctx.database, { onboarded: true });
+    await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, admin.id));
+    const adminCookie = await directSessionCookie(ctx.database, admin.id);
+    // A creator referred by an affiliate, who earns 20% of the fee on the creator's sales.
+    const referrer = await insertAccount(ctx.database, { onboarded: true });
+    const seller = await insertAccount(ctx.database, { onboarded: true });
+    const [campaign] = await ctx.database.db
+      .insert(campaigns)
+      .values({ ownerId: referrer.id, name: "Friends", token: `ref${randomBytes(6).toString("hex")}` })
+      .returning({ id: campaigns.id });
+    await ctx.database.db
+      .update(users)
+      .set({ referredByCampaignId: campaign?.id })
+      .where(eq(users.id, seller.id));
+    const sellerCookie = await directSessionCookie(ctx.database, seller.id);
+
+    const started = (await checkout((await helpers.newLink(sellerCookie)).token)).json<CheckoutResponse>();
+    await pay(started);
+    const [order] = await ctx.database.db.select().from(orders).where(eq(orders.id, started.orderId));
+    expect(order).toMatchObject({
+      referrerId: referrer.id,
+      feeMinor: 200,
+      commissionMinor: 40,
+      netMinor: 1800,
+    });
+    await call("POST", "/dev/holds/release", { asOf: new Date(Date.now() + 8 * 86_400_000).toISOString() });
+    expect(await balance(seller.id, "available")).toBe(1800);
+    expect(await balance(referrer.id, "affiliate_claimable")).toBe(40);
+
+    // The referrer claims; the creator asks for a payout of 1500 of their 1800.
+    await ctx.database.db.transaction(async (tx) => {
+      await post(
+        tx,
+        commissionClaimed({ claimId: randomUUID(), userId: referrer.id, currency: "EUR", amountMinor: 40 }),
+      );
+      await post(
+        tx,
+        payoutRequested({ payoutId: randomUUID(), userId: seller.id, currency: "EUR", amountMinor: 1500 }),
+      );
+    });
+    const feesBefore = await balance("platform", "platform_fees");
+
+    const refund = await call("POST", `/admin/orders/${started.orderId}/refund`, undefined, adminCookie);
+    expect(refund.statusCode).toBe(202);
+    await runJobs();
+    expect((await status(started)).status).toBe("refunded");
+    // 300 taken back from the creator; 1500 (paid out) and 40 (claimed) borne by the platform.
+    expect(await balance(seller.id, "available")).toBe(0);
+    expect(await balance(referrer.id, "affiliate_claimable")).toBe(0);
+    expect(await balance(referrer.id, "available")).toBe(40);
+    expect(await balance("platform", "platform_fees")).toBe(feesBefore - 160 - 1500 - 40);
+    expect(await auditLedger(ctx.database.db)).toEqual({
+      unbalancedTransactions: [],
+      balancesNotMatchingEntries: [],
+      negativeBalances: [],
+    });
   });
 });

@@ -144,28 +144,32 @@ async function markPaid(tx: Tx, config: Config, order: OrderRow, paidAt: Date): 
  * account (the creator's balance never goes below zero).
  */
 async function markRefunded(tx: Tx, order: OrderRow): Promise<void> {
-  const facts = saleFacts(order);
-  const released = order.releasedAt !== null;
-  const posting = orderRefunded(facts, released);
-  if (released) {
-    const available =
-      (await balancesOf(tx, order.creatorId)).find(
-        (b) => b.account === "available" && b.currency === order.currency,
+  const posting = orderRefunded(saleFacts(order), order.releasedAt !== null);
+  // Money already withdrawn (a creator's payout, a referrer's claimed commission) cannot be taken
+  // back from a balance that never goes below zero: the platform's fees bear that part.
+  const covered: typeof posting.entries = [];
+  for (const entry of posting.entries) {
+    if (entry.ownerId === null || entry.amountMinor >= 0) {
+      covered.push(entry);
+      continue;
+    }
+    const balance =
+      (await balancesOf(tx, entry.ownerId)).find(
+        (b) => b.account === entry.account && b.currency === entry.currency,
       )?.balanceMinor ?? 0;
-    const shortfall = Math.max(0, facts.split.netMinor - available);
+    const shortfall = Math.max(0, -entry.amountMinor - balance);
+    if (shortfall < -entry.amountMinor)
+      covered.push({ ...entry, amountMinor: entry.amountMinor + shortfall });
     if (shortfall > 0) {
-      for (const entry of posting.entries) {
-        if (entry.account === "available") entry.amountMinor += shortfall;
-      }
-      posting.entries.push({
+      covered.push({
         account: "platform_fees",
         ownerId: null,
-        currency: order.currency,
+        currency: entry.currency,
         amountMinor: -shortfall,
       });
-      posting.entries = posting.entries.filter((e) => e.amountMinor !== 0);
     }
   }
+  posting.entries = covered;
   await post(tx, posting);
   await tx
     .update(orders)
