@@ -1,37 +1,85 @@
-import type { InputHTMLAttributes, ReactNode } from "react";
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
+interface Labelled {
   name: string;
+  /** The control's id when it must differ from its name (two forms on one page). */
+  id?: string;
   label: ReactNode;
   error?: string;
   hint?: ReactNode;
-};
+}
 
-/** A labelled input with its hint and error below, tied to it for screen readers (not part of its name). */
-export function Field({ name, label, error, hint, ...input }: FieldProps) {
-  const describedBy = [error ? `${name}-error` : null, hint ? `${name}-hint` : null]
-    .filter(Boolean)
-    .join(" ");
+/** The label, the control, then its hint and error, tied to the control for screen readers. */
+function FieldFrame({
+  id,
+  label,
+  error,
+  hint,
+  control,
+}: Omit<Labelled, "name"> & {
+  id: string;
+  control: (a11y: { "aria-invalid": boolean; "aria-describedby"?: string }) => ReactNode;
+}) {
+  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ");
   return (
     <div className="field">
-      <label htmlFor={name}>{label}</label>
-      <input
-        id={name}
-        name={name}
-        aria-invalid={Boolean(error)}
-        aria-describedby={describedBy || undefined}
-        {...input}
-      />
+      <label htmlFor={id}>{label}</label>
+      {control({
+        "aria-invalid": Boolean(error),
+        ...(describedBy ? { "aria-describedby": describedBy } : {}),
+      })}
       {hint && (
-        <small id={`${name}-hint`} className="muted">
+        <small id={`${id}-hint`} className="muted">
           {hint}
         </small>
       )}
       {error && (
-        <small id={`${name}-error`} className="field-error">
+        <small id={`${id}-error`} className="field-error">
           {error}
         </small>
       )}
     </div>
+  );
+}
+
+/** A labelled input with its hint and error below (not part of its accessible name). */
+export function Field({
+  name,
+  id,
+  label,
+  error,
+  hint,
+  ...input
+}: Labelled & InputHTMLAttributes<HTMLInputElement>) {
+  const controlId = id ?? name;
+  return (
+    <FieldFrame
+      id={controlId}
+      label={label}
+      error={error}
+      hint={hint}
+      control={(a11y) => <input id={controlId} name={name} {...a11y} {...input} />}
+    />
+  );
+}
+
+/** The same for several lines of text. */
+export function TextAreaField({
+  name,
+  id,
+  label,
+  error,
+  hint,
+  ...textarea
+}: Labelled & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const controlId = id ?? name;
+  return (
+    <FieldFrame
+      id={controlId}
+      label={label}
+      error={error}
+      hint={hint}
+      control={(a11y) => <textarea id={controlId} name={name} {...a11y} {...textarea} />}
+    />
   );
 }

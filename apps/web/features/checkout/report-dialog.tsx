@@ -2,6 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { TextAreaField } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
@@ -129,25 +130,15 @@ export function ReportDialog({ token }: { token: string }) {
               </small>
             )}
           </div>
-          <div className="field">
-            <label htmlFor="report-message">{t("message")}</label>
-            <textarea
-              id="report-message"
-              name="message"
-              rows={5}
-              maxLength={2000}
-              aria-invalid={Boolean(errors.message)}
-              aria-describedby={`report-message-hint${errors.message ? " report-message-error" : ""}`}
-            />
-            <small id="report-message-hint" className="muted">
-              {t("messageHint")}
-            </small>
-            {errors.message && (
-              <small id="report-message-error" className="field-error">
-                {errors.message}
-              </small>
-            )}
-          </div>
+          <TextAreaField
+            id="report-message"
+            name="message"
+            label={t("message")}
+            hint={t("messageHint")}
+            rows={5}
+            maxLength={2000}
+            error={errors.message}
+          />
           {errors.form && (
             <p className="checkout-alert" role="alert">
               {errors.form}

@@ -11,7 +11,7 @@ import {
 } from "@salelink/contracts";
 import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Field } from "@/components/ui/field.tsx";
+import { Field, TextAreaField } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
@@ -195,23 +195,14 @@ export function LinkDialog({
           autoComplete="off"
           error={errors.title}
         />
-        <div className="field">
-          <label htmlFor="description">{t("description")}</label>
-          <textarea
-            id="description"
-            name="description"
-            rows={3}
-            maxLength={5000}
-            defaultValue={link?.description ?? ""}
-            aria-invalid={Boolean(errors.description)}
-            aria-describedby={errors.description ? "description-error" : undefined}
-          />
-          {errors.description && (
-            <small id="description-error" className="field-error">
-              {errors.description}
-            </small>
-          )}
-        </div>
+        <TextAreaField
+          name="description"
+          label={t("description")}
+          rows={3}
+          maxLength={5000}
+          defaultValue={link?.description ?? ""}
+          error={errors.description}
+        />
         <div className="link-price-row">
           <Field
             name="price"

@@ -8,7 +8,7 @@ import {
 } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Field } from "@/components/ui/field.tsx";
+import { Field, TextAreaField } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
@@ -145,44 +145,22 @@ export function ProfileDialog({
           onBusyChange={setUploading}
           error={errors.avatarFileId}
         />
-        <div className="field">
-          <label htmlFor="bio">{t("bio")}</label>
-          <textarea
-            id="bio"
-            name="bio"
-            rows={3}
-            maxLength={500}
-            defaultValue={profile?.bio ?? ""}
-            aria-invalid={Boolean(errors.bio)}
-            aria-describedby={errors.bio ? "bio-error" : undefined}
-          />
-          {errors.bio && (
-            <small id="bio-error" className="field-error">
-              {errors.bio}
-            </small>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor="socialLinks">{t("socialLinks")}</label>
-          <textarea
-            id="socialLinks"
-            name="socialLinks"
-            rows={5}
-            defaultValue={profile?.socialLinks.join("\n") ?? ""}
-            aria-invalid={Boolean(errors.socialLinks)}
-            aria-describedby={["socialLinks-hint", errors.socialLinks ? "socialLinks-error" : null]
-              .filter(Boolean)
-              .join(" ")}
-          />
-          <small id="socialLinks-hint" className="muted">
-            {t("socialLinksHint")}
-          </small>
-          {errors.socialLinks && (
-            <small id="socialLinks-error" className="field-error">
-              {errors.socialLinks}
-            </small>
-          )}
-        </div>
+        <TextAreaField
+          name="bio"
+          label={t("bio")}
+          rows={3}
+          maxLength={500}
+          defaultValue={profile?.bio ?? ""}
+          error={errors.bio}
+        />
+        <TextAreaField
+          name="socialLinks"
+          label={t("socialLinks")}
+          hint={t("socialLinksHint")}
+          rows={5}
+          defaultValue={profile?.socialLinks.join("\n") ?? ""}
+          error={errors.socialLinks}
+        />
         {errors.form && (
           <p className="field-error" role="alert">
             {errors.form}
