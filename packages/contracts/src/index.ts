@@ -9,6 +9,7 @@ export * from "./health.ts";
 export * from "./locale-schema.ts";
 export * from "./locales.ts";
 export * from "./maintenance.ts";
+export * from "./payouts.ts";
 export * from "./profile.ts";
 export * from "./uploads.ts";
 export * from "./wallet.ts";
