@@ -26,6 +26,7 @@ import { registerMailJobs } from "./modules/mail/jobs.ts";
 import { devMailEnabled, devMailRoutes } from "./modules/mail/routes.ts";
 import { maintenanceRoutes } from "./modules/maintenance/routes.ts";
 import { MaintenanceService } from "./modules/maintenance/service.ts";
+import { bankAccountRoutes } from "./modules/payouts/bank-accounts.ts";
 import { profileRoutes } from "./modules/profile/routes.ts";
 import { uploadRoutes } from "./modules/uploads/routes.ts";
 import { walletRoutes } from "./modules/wallet/routes.ts";
@@ -206,6 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(catalogueRoutes, { db, config, publicCache: createPublicCache(config) });
   await app.register(uploadRoutes, { db, config });
   await app.register(walletRoutes, { db, config });
+  await app.register(bankAccountRoutes, { db, config });
   await app.register(checkoutRoutes, { db, config, payments, pokeJobs: authDeps.pokeJobs });
   if (devMailEnabled(config.NODE_ENV, config.mail.MAIL_PROVIDER)) await app.register(devMailRoutes, { db });
 

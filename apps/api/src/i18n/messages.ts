@@ -171,6 +171,30 @@ export const messages: Record<string, { fr: string; es: string }> = {
     fr: "Le remboursement a été demandé.",
     es: "Se ha solicitado el reembolso.",
   },
+  "Bank account deleted.": {
+    fr: "Compte bancaire supprimé.",
+    es: "Cuenta bancaria eliminada.",
+  },
+  "Enter an IBAN: two letters, two digits, then the account.": {
+    fr: "Saisissez un IBAN : deux lettres, deux chiffres, puis le compte.",
+    es: "Introduce un IBAN: dos letras, dos cifras y luego la cuenta.",
+  },
+  "Payouts go to banks in the 30 European countries we serve.": {
+    fr: "Les virements vont vers des banques des 30 pays européens que nous servons.",
+    es: "Los pagos van a bancos de los 30 países europeos en los que operamos.",
+  },
+  "This IBAN does not have the length of its country's.": {
+    fr: "Cet IBAN n'a pas la longueur de celui de son pays.",
+    es: "Este IBAN no tiene la longitud de los de su país.",
+  },
+  "This IBAN's check digits do not match: check for a typo.": {
+    fr: "La clé de contrôle de cet IBAN ne correspond pas : vérifiez qu'il n'y a pas de faute de frappe.",
+    es: "Los dígitos de control de este IBAN no coinciden: comprueba que no haya un error.",
+  },
+  "A BIC has 8 or 11 letters and digits.": {
+    fr: "Un BIC compte 8 ou 11 lettres et chiffres.",
+    es: "Un BIC tiene 8 u 11 letras y cifras.",
+  },
   "Your card was declined.": {
     fr: "Votre carte a été refusée.",
     es: "Tu tarjeta ha sido rechazada.",
@@ -272,6 +296,9 @@ export const messages: Record<string, { fr: string; es: string }> = {
 };
 
 /** The English text in `locale`, with `{name}` placeholders filled; unknown texts stay English. */
+/** Whether a text is one of ours (a contract's own field message), with its translations here. */
+export const isOurMessage = (text: string): boolean => Object.hasOwn(messages, text);
+
 export function translate(
   locale: Locale,
   text: string,

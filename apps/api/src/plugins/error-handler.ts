@@ -2,7 +2,7 @@ import type { ErrorResponse, FieldErrors } from "@salelink/contracts";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { translate } from "../i18n/messages.ts";
+import { isOurMessage, translate } from "../i18n/messages.ts";
 import { AppError } from "../lib/errors.ts";
 import { requestLocale } from "./i18n.ts";
 
@@ -12,8 +12,9 @@ type ZodIssue = Parameters<ReturnType<typeof z.locales.en>["localeError"]>[0];
 
 const zodLocales = { en: z.locales.en(), fr: z.locales.fr(), es: z.locales.es() };
 
-/** Zod's own wording of an issue, in the caller's language. */
+/** An issue's message in the caller's language: the contract's own wording if ours, else zod's. */
 function issueMessage(issue: Issue, locale: keyof typeof zodLocales): string {
+  if (issue.message && isOurMessage(issue.message)) return translate(locale, issue.message);
   if (issue.keyword && locale !== "en") {
     const raw = { ...issue.params, code: issue.keyword, path: [] };
     const localized = zodLocales[locale].localeError(raw as unknown as ZodIssue);

@@ -5,4 +5,5 @@ export * from "./ledger.ts";
 export * from "./mail.ts";
 export * from "./maintenance.ts";
 export * from "./orders.ts";
+export * from "./payouts.ts";
 export * from "./users.ts";
