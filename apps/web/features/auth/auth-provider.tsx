@@ -47,11 +47,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   // A profile call that started before the user left must not bring the user back.
   const generation = useRef(0);
+  // Only the latest call's answer counts: the start-up check (anonymous) may end after the check
+  // that follows a quick sign-in, and must not sign the user out again.
+  const latest = useRef(0);
   const refresh = useCallback(async () => {
     const started = generation.current;
+    const call = ++latest.current;
     const profile = await fetchProfile();
     setAuthChecked(true);
     if (started !== generation.current) return null;
+    if (call !== latest.current) return profile;
     setUser(profile);
     if (profile) setLeaving(false);
     return profile;
