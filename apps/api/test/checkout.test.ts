@@ -422,3 +422,35 @@ describe("a refund after the money has left", () => {
     });
   });
 });
+
+describe("a payment provider that cannot be reached", () => {
+  it("answers 502, fails the order at once and gives its unit of stock back", async () => {
+    const down = await testApp({}, undefined, {
+      payments: {
+        kind: "sandbox",
+        createPayment: () => Promise.reject(new Error("connect ECONNREFUSED")),
+        parseWebhook: () => null,
+        refund: () => Promise.resolve(),
+      },
+    });
+    try {
+      const seller = await insertAccount(down.database, { onboarded: true });
+      const cookie = await directSessionCookie(down.database, seller.id);
+      const downHelpers = checkoutHelpers(() => down);
+      const link = await downHelpers.newLink(cookie, { stockLimit: 1 });
+      const res = await downHelpers.checkout(link.token);
+      expect(res.statusCode).toBe(502);
+      expect(errorOf(res)).toMatchObject({
+        error: "PaymentProviderException",
+        message: "The payment could not be started. Please try again.",
+      });
+      expect(res.body).not.toContain("ECONNREFUSED");
+      const [order] = await down.database.db.select().from(orders).where(eq(orders.linkId, link.id));
+      expect(order).toMatchObject({ status: "failed", failureReason: "provider-unavailable" });
+      // The failed order holds no stock: the single unit can be bought again.
+      expect((await downHelpers.checkout(link.token)).statusCode).toBe(502);
+    } finally {
+      await down.close();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
-import { buildApp } from "../src/app.ts";
+import { type AppDeps, buildApp } from "../src/app.ts";
 import { type Config, loadConfig } from "../src/config.ts";
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { users } from "../src/db/schema/index.ts";
@@ -65,10 +65,12 @@ export async function testApp(
   overrides: Record<string, string> = {},
   /** Adds routes of the test's own before the app is sealed. */
   beforeReady?: (app: FastifyInstance) => void,
+  /** Stand-ins for configured providers (a payment provider that fails, …). */
+  providers?: AppDeps["providers"],
 ): Promise<TestContext> {
   const database = await testDatabase();
   const config = testConfig(overrides);
-  const app = await buildApp({ config, db: database.db });
+  const app = await buildApp({ config, db: database.db, ...(providers ? { providers } : {}) });
   beforeReady?.(app);
   await app.ready();
   return {

@@ -169,19 +169,20 @@ export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = asy
     },
   );
 
-  app.get(
-    "/links/:id",
-    {
-      config: auth,
-      schema: {
-        tags: linkTags,
-        summary: "One of my links",
-        params: catalogueIdParamsSchema,
-        response: { 200: linkSchema },
+  // The spec's `/product` is the same link seen as the thing sold: one handler for both paths.
+  for (const [path, summary] of [
+    ["/links/:id", "One of my links"],
+    ["/product/:id", "One of my products (the link with its file, preview and cover)"],
+  ] as const) {
+    app.get(
+      path,
+      {
+        config: auth,
+        schema: { tags: linkTags, summary, params: catalogueIdParamsSchema, response: { 200: linkSchema } },
       },
-    },
-    async (request) => service.getLink(db, (await request.requireUser()).id, request.params.id),
-  );
+      async (request) => service.getLink(db, (await request.requireUser()).id, request.params.id),
+    );
+  }
 
   app.patch(
     "/links/:id",
@@ -236,20 +237,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = asy
     );
   }
 
-  // The spec's `/product`: a link seen as the thing sold, renamed in place ("set product title").
-  app.get(
-    "/product/:id",
-    {
-      config: auth,
-      schema: {
-        tags: linkTags,
-        summary: "One of my products (the link with its file, preview and cover)",
-        params: catalogueIdParamsSchema,
-        response: { 200: linkSchema },
-      },
-    },
-    async (request) => service.getLink(db, (await request.requireUser()).id, request.params.id),
-  );
+  // "Set product title": a product renamed in place.
   app.patch(
     "/product/:id",
     {
