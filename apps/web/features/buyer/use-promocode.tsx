@@ -5,8 +5,9 @@ import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
-import { ApiError, api } from "@/lib/api.ts";
+import { ApiError } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { fetchQuote } from "./quote.ts";
 
 /**
  * The spec's "use promocode": the price, a code field that asks the API for a quote, the discounted
@@ -40,11 +41,7 @@ export function UsePromocode({
     setError(undefined);
     setPending(true);
     try {
-      const answer = await api(`/public/links/${encodeURIComponent(token)}/quote`, {
-        method: "POST",
-        body: { promoCode },
-        schema: () => import("@salelink/contracts/catalogue").then((m) => m.quoteResponseSchema),
-      });
+      const answer = await fetchQuote(token, promoCode);
       if (answer.promoCode) {
         setQuote(answer);
         setCode("");

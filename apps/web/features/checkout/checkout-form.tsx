@@ -6,6 +6,7 @@ import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
+import { fetchQuote } from "@/features/buyer/quote.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
 import type { BuyerArea } from "./paths.ts";
@@ -61,11 +62,7 @@ export function CheckoutForm({
     setErrors((e) => ({ ...e, promoCode: undefined }));
     setQuoting(true);
     try {
-      const answer = await api(`/public/links/${encodeURIComponent(token)}/quote`, {
-        method: "POST",
-        body: { promoCode },
-        schema: () => import("@salelink/contracts/catalogue").then((m) => m.quoteResponseSchema),
-      });
+      const answer = await fetchQuote(token, promoCode);
       if (answer.promoCode) {
         setQuote(answer);
         setCode(answer.promoCode.code);

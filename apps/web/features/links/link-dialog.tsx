@@ -10,9 +10,10 @@ import {
   updateLinkBodySchema,
 } from "@salelink/contracts";
 import { useLocale, useTranslations } from "next-intl";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Field, TextAreaField } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
+import { useModalDialog } from "@/components/ui/use-modal-dialog.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
 import { currencyDigits, formatMoney, minorToInput, parseAmount } from "@/lib/money.ts";
@@ -50,7 +51,7 @@ export function LinkDialog({
 }) {
   const t = useTranslations("links");
   const locale = useLocale();
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog("select, input");
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const [currency, setCurrency] = useState<Currency>(link?.currency ?? rules.defaultCurrency);
@@ -67,13 +68,6 @@ export function LinkDialog({
       : null,
   );
   const [uploading, setUploading] = useState({ file: false, cover: false });
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (!dialog.open) dialog.showModal();
-    dialog.querySelector<HTMLElement>("select, input")?.focus();
-  }, []);
 
   const range = {
     min: formatMoney(rules.priceMinMinor, currency, locale),

@@ -9,6 +9,7 @@ import {
 import NextLink from "next/link";
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
+import { LoadMore } from "@/components/ui/list-states.tsx";
 import { api } from "@/lib/api.ts";
 import { runtimeConfig } from "@/lib/runtime-config.ts";
 import { LinkDialog, type PriceRules } from "./link-dialog.tsx";
@@ -160,22 +161,13 @@ export function LinksPage({ rules }: { rules: PriceRules }) {
         </ul>
       )}
       {data?.nextCursor && (
-        <div className="links-more">
-          {moreFailed && (
-            <p className="field-error" role="alert">
-              {t("loadFailed")}
-            </p>
-          )}
-          <button
-            type="button"
-            className="btn btn-ghost"
-            disabled={loadingMore}
-            aria-busy={loadingMore}
-            onClick={loadMore}
-          >
-            {loadingMore ? t("loadingMore") : t("loadMore")}
-          </button>
-        </div>
+        <LoadMore
+          className="links-more"
+          pending={loadingMore}
+          failed={moreFailed}
+          onClick={loadMore}
+          texts={{ more: t("loadMore"), loading: t("loadingMore"), failed: t("loadFailed") }}
+        />
       )}
       {data && editing !== undefined && (
         <LinkDialog

@@ -3,21 +3,17 @@
 import type { Link } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
 import QRCode from "qrcode";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
+import { useModalDialog } from "@/components/ui/use-modal-dialog.ts";
 import { toast } from "@/lib/toast.ts";
 
 /** The spec's "show link": the buyer URL to copy, scan, share or open. */
 export function ShowLinkDialog({ link, onClose }: { link: Link; onClose: () => void }) {
   const t = useTranslations("links");
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(null);
   const url = `${window.location.origin}/v/${link.token}`;
   const [qrSvg, setQrSvg] = useState<string | null>(null);
   const canShare = typeof navigator.share === "function";
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
 
   useEffect(() => {
     let live = true;

@@ -7,20 +7,14 @@ import {
   updateProfileBodySchema,
 } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Field, TextAreaField } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
+import { useModalDialog } from "@/components/ui/use-modal-dialog.ts";
 import { api } from "@/lib/api.ts";
-import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
+import { apiFieldErrors, type FieldErrors, topLevelErrors } from "@/lib/form-errors.ts";
 import { toast } from "@/lib/toast.ts";
 import { FileUpload, type UploadValue } from "../uploads/file-upload.tsx";
-
-/** Field errors keyed by their top-level field ("socialLinks.2" → "socialLinks"). */
-function topLevel(errors: FieldErrors): FieldErrors {
-  const out: FieldErrors = {};
-  for (const [key, message] of Object.entries(errors)) out[key.split(".")[0] ?? key] ??= message;
-  return out;
-}
 
 /** The modal form that creates a profile (profile null) or edits one, prefilled. */
 export function ProfileDialog({
@@ -36,7 +30,7 @@ export function ProfileDialog({
   onSaved: (profile: CreatorProfile) => void;
 }) {
   const t = useTranslations("profiles");
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog();
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const [uploading, setUploading] = useState(false);
@@ -51,13 +45,6 @@ export function ProfileDialog({
         }
       : null,
   );
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (!dialog.open) dialog.showModal();
-    dialog.querySelector<HTMLInputElement>("input")?.focus();
-  }, []);
 
   function messageFor(field: string): string {
     if (field === "handle") return t("errors.handle");
@@ -103,7 +90,7 @@ export function ProfileDialog({
       toast.success(profile ? t("updated") : t("created"));
       onSaved(saved);
     } catch (err) {
-      const fieldErrors = topLevel(apiFieldErrors(err));
+      const fieldErrors = topLevelErrors(apiFieldErrors(err));
       setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: t("failed") });
     } finally {
       setPending(false);

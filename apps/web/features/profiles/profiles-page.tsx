@@ -3,6 +3,7 @@
 import { type CreatorProfile, messageResponseSchema, profileListResponseSchema } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
+import { ListStates } from "@/components/ui/list-states.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import { runtimeConfig } from "@/lib/runtime-config.ts";
 import { toast } from "@/lib/toast.ts";
@@ -73,76 +74,78 @@ export function ProfilesPage() {
     <section className="profiles">
       <h1>{t("title")}</h1>
       <p className="muted">{t("intro")}</p>
-      {loadFailed ? (
-        <p className="field-error" role="alert">
-          {t("loadFailed")}
-        </p>
-      ) : profiles === null ? (
-        <p aria-busy="true">{t("loading")}</p>
-      ) : profiles.length === 0 ? (
-        <div className="card empty-state">
-          <p>
-            <strong>{t("empty")}</strong>
-          </p>
-          <p className="muted">{t("emptyHint")}</p>
-          {createButton}
-        </div>
-      ) : (
-        <>
-          {createButton}
-          <ul className="profile-list">
-            {profiles.map((profile) => (
-              <li key={profile.id} className="card" aria-label={profile.displayName}>
-                <div className="profile-heading">
-                  {profile.avatarUrl && apiUrl && (
-                    <img
-                      className="profile-avatar"
-                      src={`${apiUrl}${profile.avatarUrl}`}
-                      alt={t("avatarAlt", { name: profile.displayName })}
-                      width={48}
-                      height={48}
-                    />
+      <ListStates
+        items={profiles}
+        failed={loadFailed}
+        texts={{
+          failed: t("loadFailed"),
+          loading: t("loading"),
+          empty: t("empty"),
+          emptyHint: t("emptyHint"),
+        }}
+        action={createButton}
+      >
+        {(items) => (
+          <>
+            {createButton}
+            <ul className="profile-list">
+              {items.map((profile) => (
+                <li key={profile.id} className="card" aria-label={profile.displayName}>
+                  <div className="profile-heading">
+                    {profile.avatarUrl && apiUrl && (
+                      <img
+                        className="profile-avatar"
+                        src={`${apiUrl}${profile.avatarUrl}`}
+                        alt={t("avatarAlt", { name: profile.displayName })}
+                        width={48}
+                        height={48}
+                      />
+                    )}
+                    <div>
+                      <h2>{profile.displayName}</h2>
+                      <p className="muted">@{profile.handle}</p>
+                    </div>
+                  </div>
+                  {profile.bio && <p>{excerpt(profile.bio)}</p>}
+                  {confirming === profile.id ? (
+                    <div className="actions">
+                      <p>{t("confirmDelete", { handle: profile.handle })}</p>
+                      <button
+                        type="button"
+                        className="btn btn-danger"
+                        disabled={deleting}
+                        aria-busy={deleting}
+                        onClick={() => onDelete(profile)}
+                      >
+                        {t("confirm")}
+                      </button>
+                      <button type="button" className="btn btn-ghost" onClick={() => setConfirming(null)}>
+                        {t("cancel")}
+                      </button>
+                    </div>
+                  ) : (
+                    <div className="actions">
+                      <button type="button" className="btn btn-ghost" onClick={() => setEditing(profile)}>
+                        {t("edit")}
+                      </button>
+                      <a className="btn btn-ghost" href={`/c/${profile.id}`}>
+                        {t("viewPage")}
+                      </a>
+                      <button
+                        type="button"
+                        className="btn btn-ghost"
+                        onClick={() => setConfirming(profile.id)}
+                      >
+                        {t("delete")}
+                      </button>
+                    </div>
                   )}
-                  <div>
-                    <h2>{profile.displayName}</h2>
-                    <p className="muted">@{profile.handle}</p>
-                  </div>
-                </div>
-                {profile.bio && <p>{excerpt(profile.bio)}</p>}
-                {confirming === profile.id ? (
-                  <div className="actions">
-                    <p>{t("confirmDelete", { handle: profile.handle })}</p>
-                    <button
-                      type="button"
-                      className="btn btn-danger"
-                      disabled={deleting}
-                      aria-busy={deleting}
-                      onClick={() => onDelete(profile)}
-                    >
-                      {t("confirm")}
-                    </button>
-                    <button type="button" className="btn btn-ghost" onClick={() => setConfirming(null)}>
-                      {t("cancel")}
-                    </button>
-                  </div>
-                ) : (
-                  <div className="actions">
-                    <button type="button" className="btn btn-ghost" onClick={() => setEditing(profile)}>
-                      {t("edit")}
-                    </button>
-                    <a className="btn btn-ghost" href={`/c/${profile.id}`}>
-                      {t("viewPage")}
-                    </a>
-                    <button type="button" className="btn btn-ghost" onClick={() => setConfirming(profile.id)}>
-                      {t("delete")}
-                    </button>
-                  </div>
-                )}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </ListStates>
       {editing !== undefined && (
         <ProfileDialog
           key={editing?.id ?? "new"}

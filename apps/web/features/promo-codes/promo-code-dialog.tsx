@@ -10,21 +10,15 @@ import {
   promoCodeSchema,
 } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
+import { useModalDialog } from "@/components/ui/use-modal-dialog.ts";
 import { ApiError, api } from "@/lib/api.ts";
-import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
+import { apiFieldErrors, type FieldErrors, topLevelErrors } from "@/lib/form-errors.ts";
 import { minorToDecimal, parseAmount } from "@/lib/money.ts";
 import { toast } from "@/lib/toast.ts";
 import { endOfDayIso, isoToDateInput } from "./promo-status.ts";
-
-/** Field errors keyed by their top-level field ("linkIds.2" → "linkIds"). */
-function topLevel(errors: FieldErrors): FieldErrors {
-  const out: FieldErrors = {};
-  for (const [key, message] of Object.entries(errors)) out[key.split(".")[0] ?? key] ??= message;
-  return out;
-}
 
 /** A whole number typed in a text field; NaN (refused by the schema) for anything else. */
 function parseCount(text: string): number | null {
@@ -49,17 +43,10 @@ export function PromoCodeDialog({
   onSaved: (code: PromoCode) => void;
 }) {
   const t = useTranslations("promoCodes");
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog();
   const [kind, setKind] = useState<PromoKind>(code?.kind ?? "percent");
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (!dialog.open) dialog.showModal();
-    dialog.querySelector<HTMLInputElement>("input")?.focus();
-  }, []);
 
   function messageFor(field: string, currentKind: PromoKind): string {
     if (field === "value") return currentKind === "percent" ? t("errors.percent") : t("errors.amount");
@@ -122,7 +109,7 @@ export function PromoCodeDialog({
       toast.success(code ? t("updated") : t("created"));
       onSaved(saved);
     } catch (err) {
-      const fieldErrors = topLevel(apiFieldErrors(err));
+      const fieldErrors = topLevelErrors(apiFieldErrors(err));
       const fallback = err instanceof ApiError && err.body ? err.body.message : t("failed");
       setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: fallback });
     } finally {

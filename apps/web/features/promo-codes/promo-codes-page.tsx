@@ -9,6 +9,7 @@ import {
 } from "@salelink/contracts";
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
+import { ListStates } from "@/components/ui/list-states.tsx";
 import { loadMyLinks } from "@/features/links/my-links.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
@@ -104,101 +105,101 @@ export function PromoCodesPage({ defaultCurrency }: { defaultCurrency: Currency 
     <section className="promo-codes">
       <h1>{t("title")}</h1>
       <p className="muted">{t("intro")}</p>
-      {loadFailed ? (
-        <p className="field-error" role="alert">
-          {t("loadFailed")}
-        </p>
-      ) : codes === null ? (
-        <p aria-busy="true">{t("loading")}</p>
-      ) : codes.length === 0 ? (
-        <div className="card empty-state">
-          <p>
-            <strong>{t("empty")}</strong>
-          </p>
-          <p className="muted">{t("emptyHint")}</p>
-          {createButton}
-        </div>
-      ) : (
-        <>
-          {createButton}
-          <ul className="promo-list">
-            {codes.map((code) => {
-              const status = promoStatus(code);
-              return (
-                <li key={code.id} className="card promo-card" data-status={status} aria-label={code.code}>
-                  <div className="promo-card-head">
-                    <h2 className="promo-code">{code.code}</h2>
-                    <span className="promo-badge" data-status={status}>
-                      {statusLabel[status]}
-                    </span>
-                  </div>
-                  <dl className="promo-facts">
-                    <div>
-                      <dt>{t("discount")}</dt>
-                      <dd>{discountOf(code)}</dd>
+      <ListStates
+        items={codes}
+        failed={loadFailed}
+        texts={{
+          failed: t("loadFailed"),
+          loading: t("loading"),
+          empty: t("empty"),
+          emptyHint: t("emptyHint"),
+        }}
+        action={createButton}
+      >
+        {(items) => (
+          <>
+            {createButton}
+            <ul className="promo-list">
+              {items.map((code) => {
+                const status = promoStatus(code);
+                return (
+                  <li key={code.id} className="card promo-card" data-status={status} aria-label={code.code}>
+                    <div className="promo-card-head">
+                      <h2 className="promo-code">{code.code}</h2>
+                      <span className="promo-badge" data-status={status}>
+                        {statusLabel[status]}
+                      </span>
                     </div>
-                    <div>
-                      <dt>{t("expires")}</dt>
-                      <dd>{code.expiresAt ? dateFormat.format(new Date(code.expiresAt)) : t("noExpiry")}</dd>
-                    </div>
-                    <div>
-                      <dt>{t("uses")}</dt>
-                      <dd>
-                        {code.usageLimit === null
-                          ? t("usesUnlimited", { used: code.usedCount })
-                          : t("usesOf", { used: code.usedCount, limit: code.usageLimit })}
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>{t("appliesTo")}</dt>
-                      <dd>{linksOf(code)}</dd>
-                    </div>
-                  </dl>
-                  {confirming === code.id ? (
-                    <div className="actions">
-                      <p>{t("confirmDelete", { code: code.code })}</p>
-                      <button
-                        type="button"
-                        className="btn btn-danger btn-sm"
-                        disabled={deleting}
-                        aria-busy={deleting}
-                        onClick={() => onDelete(code)}
-                      >
-                        {t("confirm")}
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn-ghost btn-sm"
-                        onClick={() => setConfirming(null)}
-                      >
-                        {t("cancel")}
-                      </button>
-                    </div>
-                  ) : (
-                    <div className="actions">
-                      <button
-                        type="button"
-                        className="btn btn-ghost btn-sm"
-                        disabled={links === undefined}
-                        onClick={() => setEditing(code)}
-                      >
-                        {t("edit")}
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn-ghost btn-sm"
-                        onClick={() => setConfirming(code.id)}
-                      >
-                        {t("delete")}
-                      </button>
-                    </div>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-        </>
-      )}
+                    <dl className="promo-facts">
+                      <div>
+                        <dt>{t("discount")}</dt>
+                        <dd>{discountOf(code)}</dd>
+                      </div>
+                      <div>
+                        <dt>{t("expires")}</dt>
+                        <dd>
+                          {code.expiresAt ? dateFormat.format(new Date(code.expiresAt)) : t("noExpiry")}
+                        </dd>
+                      </div>
+                      <div>
+                        <dt>{t("uses")}</dt>
+                        <dd>
+                          {code.usageLimit === null
+                            ? t("usesUnlimited", { used: code.usedCount })
+                            : t("usesOf", { used: code.usedCount, limit: code.usageLimit })}
+                        </dd>
+                      </div>
+                      <div>
+                        <dt>{t("appliesTo")}</dt>
+                        <dd>{linksOf(code)}</dd>
+                      </div>
+                    </dl>
+                    {confirming === code.id ? (
+                      <div className="actions">
+                        <p>{t("confirmDelete", { code: code.code })}</p>
+                        <button
+                          type="button"
+                          className="btn btn-danger btn-sm"
+                          disabled={deleting}
+                          aria-busy={deleting}
+                          onClick={() => onDelete(code)}
+                        >
+                          {t("confirm")}
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn-ghost btn-sm"
+                          onClick={() => setConfirming(null)}
+                        >
+                          {t("cancel")}
+                        </button>
+                      </div>
+                    ) : (
+                      <div className="actions">
+                        <button
+                          type="button"
+                          className="btn btn-ghost btn-sm"
+                          disabled={links === undefined}
+                          onClick={() => setEditing(code)}
+                        >
+                          {t("edit")}
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn-ghost btn-sm"
+                          onClick={() => setConfirming(code.id)}
+                        >
+                          {t("delete")}
+                        </button>
+                      </div>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          </>
+        )}
+      </ListStates>
       {editing !== undefined && (
         <PromoCodeDialog
           key={editing?.id ?? "new"}

@@ -4,6 +4,7 @@ import { currencies } from "@salelink/contracts/business-rules";
 import { type Transaction, transactionKinds, transactionListSchema } from "@salelink/contracts/wallet";
 import { useLocale, useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
+import { LoadMore } from "@/components/ui/list-states.tsx";
 import { api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
 import { runtimeConfig } from "@/lib/runtime-config.ts";
@@ -241,22 +242,13 @@ export function Transactions() {
             </table>
           </div>
           {current.nextCursor !== null && (
-            <div className="tx-more">
-              {moreFailed && (
-                <p className="field-error" role="alert">
-                  {t("moreFailed")}
-                </p>
-              )}
-              <button
-                type="button"
-                className="btn btn-ghost"
-                disabled={loadingMore}
-                aria-busy={loadingMore}
-                onClick={loadMore}
-              >
-                {loadingMore ? t("loadingMore") : t("loadMore")}
-              </button>
-            </div>
+            <LoadMore
+              className="tx-more"
+              pending={loadingMore}
+              failed={moreFailed}
+              onClick={loadMore}
+              texts={{ more: t("loadMore"), loading: t("loadingMore"), failed: t("moreFailed") }}
+            />
           )}
         </>
       )}
