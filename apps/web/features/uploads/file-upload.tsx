@@ -17,6 +17,7 @@ import {
   sniffKind,
 } from "./upload-checks.ts";
 import { sendUpload, UploadAborted, type UploadHandle } from "./upload-request.ts";
+import "./uploads.css";
 
 /** What the field holds: a file just uploaded, or one already attached (name unknown for covers). */
 export interface UploadValue {
