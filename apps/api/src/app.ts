@@ -22,11 +22,14 @@ import { catalogueRoutes } from "./modules/catalogue/routes.ts";
 import { createPublicCache } from "./modules/catalogue/service.ts";
 import { checkoutRoutes } from "./modules/checkout/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import { identityRoutes } from "./modules/kyc/routes.ts";
 import { registerMailJobs } from "./modules/mail/jobs.ts";
 import { devMailEnabled, devMailRoutes } from "./modules/mail/routes.ts";
 import { maintenanceRoutes } from "./modules/maintenance/routes.ts";
 import { MaintenanceService } from "./modules/maintenance/service.ts";
+import { adminPayoutRoutes } from "./modules/payouts/admin-routes.ts";
 import { bankAccountRoutes } from "./modules/payouts/bank-accounts.ts";
+import { payoutRoutes } from "./modules/payouts/routes.ts";
 import { profileRoutes } from "./modules/profile/routes.ts";
 import { uploadRoutes } from "./modules/uploads/routes.ts";
 import { walletRoutes } from "./modules/wallet/routes.ts";
@@ -36,8 +39,10 @@ import { i18nPlugin } from "./plugins/i18n.ts";
 import { maintenanceGate } from "./plugins/maintenance-gate.ts";
 import { originCheck } from "./plugins/origin-check.ts";
 import { type BotCheck, createBotCheck } from "./providers/bot-check/index.ts";
+import { createIdentityProvider, type IdentityProvider } from "./providers/identity/index.ts";
 import { createMailProvider, type MailProvider } from "./providers/mail/index.ts";
 import { createPaymentProvider, type PaymentProvider } from "./providers/payments/index.ts";
+import { createPayoutProvider, type PayoutProvider } from "./providers/payouts/index.ts";
 import { assertProductionProviders } from "./providers/production-guard.ts";
 import { createObjectStorage, type ObjectStorage } from "./providers/storage/index.ts";
 
@@ -57,6 +62,8 @@ export interface AppDeps {
     mail?: MailProvider;
     storage?: ObjectStorage;
     payments?: PaymentProvider;
+    payouts?: PayoutProvider;
+    identity?: IdentityProvider;
   };
 }
 
@@ -68,6 +75,8 @@ export interface Services {
   mail: MailProvider;
   storage: ObjectStorage;
   payments: PaymentProvider;
+  payouts: PayoutProvider;
+  identity: IdentityProvider;
 }
 
 declare module "fastify" {
@@ -126,6 +135,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   const payments =
     deps.providers?.payments ?? createPaymentProvider(config.payments, { db, appSecret: config.appSecret });
+  const payouts = deps.providers?.payouts ?? createPayoutProvider(config.payouts);
+  const identity =
+    deps.providers?.identity ??
+    createIdentityProvider(config.identity, { appSecret: config.appSecret, webOrigin: config.WEB_ORIGIN });
   assertProductionProviders({
     nodeEnv: config.NODE_ENV,
     allowSandbox: config.ALLOW_SANDBOX_PROVIDERS,
@@ -135,6 +148,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // One machine's disk: fine for a demo, not for several instances behind a load balancer.
       { name: "storage", kind: storage.kind, sandbox: storage.kind === "local" },
       { name: "payments", kind: payments.kind },
+      // Not a sandbox: the operator pays each approved payout by bank transfer and records it.
+      { name: "payouts", kind: payouts.kind, sandbox: false },
+      { name: "identity", kind: identity.kind },
     ],
   });
 
@@ -146,6 +162,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mail,
     storage,
     payments,
+    payouts,
+    identity,
     maintenance: new MaintenanceService(db, {
       cacheMs: config.MAINTENANCE_CACHE_SECONDS * 1000,
       recheckMs: config.MAINTENANCE_RECHECK_MS,
@@ -208,7 +226,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(uploadRoutes, { db, config });
   await app.register(walletRoutes, { db, config });
   await app.register(bankAccountRoutes, { db, config });
+  const payoutDeps = { db, config, payouts, pokeJobs: authDeps.pokeJobs };
+  await app.register(payoutRoutes, payoutDeps);
+  await app.register(adminPayoutRoutes, payoutDeps);
   await app.register(checkoutRoutes, { db, config, payments, pokeJobs: authDeps.pokeJobs });
+  await app.register(identityRoutes, { db, config, identity, pokeJobs: authDeps.pokeJobs });
   if (devMailEnabled(config.NODE_ENV, config.mail.MAIL_PROVIDER)) await app.register(devMailRoutes, { db });
 
   return app;

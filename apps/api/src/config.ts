@@ -1,8 +1,10 @@
 import { businessRulesEnvSchema } from "@salelink/contracts";
 import { z } from "zod";
 import { botCheckEnvSchema } from "./providers/bot-check/env.ts";
+import { identityEnvSchema } from "./providers/identity/env.ts";
 import { mailEnvSchema } from "./providers/mail/env.ts";
 import { paymentsEnvSchema } from "./providers/payments/env.ts";
+import { payoutsEnvSchema } from "./providers/payouts/env.ts";
 import { storageEnvSchema } from "./providers/storage/env.ts";
 
 const bool = (fallback: boolean) =>
@@ -73,6 +75,8 @@ export type Config = z.output<typeof envSchema> & {
   botCheck: z.output<typeof botCheckEnvSchema>;
   storage: z.output<typeof storageEnvSchema>;
   payments: z.output<typeof paymentsEnvSchema>;
+  payouts: z.output<typeof payoutsEnvSchema>;
+  identity: z.output<typeof identityEnvSchema>;
   cookieSecure: boolean;
   appSecret: string;
 };
@@ -90,15 +94,21 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
   const botCheck = botCheckEnvSchema.safeParse(env);
   const storage = storageEnvSchema.safeParse(env);
   const payments = paymentsEnvSchema.safeParse(env);
+  const payouts = payoutsEnvSchema.safeParse(env);
+  const identity = identityEnvSchema.safeParse(env);
   if (
     !parsed.success ||
     !rules.success ||
     !mail.success ||
     !botCheck.success ||
     !storage.success ||
-    !payments.success
+    !payments.success ||
+    !payouts.success ||
+    !identity.success
   ) {
-    const issues = [parsed, rules, mail, botCheck, storage, payments].flatMap((r) => r.error?.issues ?? []);
+    const issues = [parsed, rules, mail, botCheck, storage, payments, payouts, identity].flatMap(
+      (r) => r.error?.issues ?? [],
+    );
     const lines = issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
@@ -127,6 +137,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     botCheck: botCheck.data,
     storage: storage.data,
     payments: payments.data,
+    payouts: payouts.data,
+    identity: identity.data,
     // Outside production a fixed development secret keeps `npm start` free of set-up.
     appSecret: cfg.APP_SECRET ?? "development-only-secret-not-for-production-use",
     cookieSecure: cfg.COOKIE_SECURE ? cfg.COOKIE_SECURE === "true" : cfg.NODE_ENV === "production",

@@ -10,6 +10,8 @@ interface SeenRequest {
   path: string;
   authorization: string | undefined;
   idempotencyKey: string | undefined;
+  /** The connected account the request acts on (Stripe-Account header), for Connect calls. */
+  stripeAccount: string | undefined;
   params: Record<string, string>;
 }
 
@@ -22,12 +24,18 @@ interface StripeErrorBody {
 
 /**
  * Just enough of Stripe's v1 API for the SDK, on a free local port: form-encoded POSTs to create
- * PaymentIntents and Refunds, Bearer authentication, and idempotency keys as Stripe honours them
- * (the same key replays the first answer; the same key with other parameters is refused).
+ * PaymentIntents and Refunds, and for Connect payouts Custom accounts, their external bank
+ * accounts, Transfers and Payouts (on a connected account, named by the Stripe-Account header);
+ * Bearer authentication, and idempotency keys as Stripe honours them (the same key replays the first
+ * answer; the same key with other parameters is refused; keys are scoped to the account acted on).
  */
 export async function startFakeStripe() {
   const intents = new Map<string, Record<string, unknown>>();
   const refunds = new Map<string, Record<string, unknown>>();
+  const accounts = new Map<string, Record<string, unknown>>();
+  const externalAccounts = new Map<string, Record<string, unknown>>();
+  const transfers = new Map<string, Record<string, unknown>>();
+  const payouts = new Map<string, Record<string, unknown>>();
   const requests: SeenRequest[] = [];
   const idempotent = new Map<string, { fingerprint: string; status: number; body: unknown }>();
   /** Answers served to the next requests, before anything else, as an outage or a decline would. */
@@ -108,6 +116,124 @@ export async function startFakeStripe() {
     return { status: 200, body: refund };
   };
 
+  const metadataOf = (params: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(params)
+        .filter(([k]) => k.startsWith("metadata["))
+        .map(([k, v]) => [k.slice("metadata[".length, -1), v]),
+    );
+  const now = () => Math.floor(Date.now() / 1000);
+  const missing = (what: string, id: string | undefined) =>
+    stripeError(404, {
+      type: "invalid_request_error",
+      code: "resource_missing",
+      message: `No such ${what}: '${id ?? ""}'`,
+    });
+  const positiveAmount = (params: Record<string, string>) => {
+    const amount = Number(params.amount);
+    return Number.isInteger(amount) && amount > 0 ? amount : null;
+  };
+
+  const createAccount = (params: Record<string, string>) => {
+    if (params.type !== "custom" || !params.country)
+      return stripeError(400, {
+        type: "invalid_request_error",
+        code: "parameter_missing",
+        message: "Missing required param: country.",
+      });
+    const account = {
+      id: nextId("acct"),
+      object: "account",
+      type: params.type,
+      country: params.country,
+      business_type: params.business_type ?? null,
+      capabilities: { transfers: params["capabilities[transfers][requested]"] === "true" ? "pending" : null },
+      metadata: metadataOf(params),
+      created: now(),
+    };
+    accounts.set(account.id, account);
+    return { status: 200, body: account };
+  };
+
+  const createExternalAccount = (accountId: string, params: Record<string, string>) => {
+    if (!accounts.has(accountId)) return missing("account", accountId);
+    const number = params["external_account[account_number]"] ?? "";
+    if (!/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(number))
+      return stripeError(400, {
+        type: "invalid_request_error",
+        code: "invalid_bank_account_iban",
+        message: "The IBAN you provided appears to be invalid.",
+      });
+    const bank = {
+      id: nextId("ba"),
+      object: "bank_account",
+      account: accountId,
+      country: params["external_account[country]"],
+      currency: params["external_account[currency]"],
+      account_holder_name: params["external_account[account_holder_name]"] ?? null,
+      last4: number.slice(-4),
+      metadata: metadataOf(params),
+    };
+    externalAccounts.set(bank.id, bank);
+    return { status: 200, body: bank };
+  };
+
+  const createTransfer = (params: Record<string, string>) => {
+    const amount = positiveAmount(params);
+    if (amount === null)
+      return stripeError(400, { type: "invalid_request_error", message: "Invalid integer: amount" });
+    if (!accounts.has(params.destination ?? "")) return missing("destination", params.destination);
+    const transfer = {
+      id: nextId("tr"),
+      object: "transfer",
+      amount,
+      currency: params.currency,
+      destination: params.destination,
+      transfer_group: params.transfer_group ?? null,
+      metadata: metadataOf(params),
+      created: now(),
+    };
+    transfers.set(transfer.id, transfer);
+    return { status: 200, body: transfer };
+  };
+
+  const createPayout = (stripeAccount: string | undefined, params: Record<string, string>) => {
+    const amount = positiveAmount(params);
+    if (amount === null)
+      return stripeError(400, { type: "invalid_request_error", message: "Invalid integer: amount" });
+    if (!stripeAccount || !accounts.has(stripeAccount)) return missing("account", stripeAccount);
+    const bank = externalAccounts.get(params.destination ?? "");
+    if (!bank || bank.account !== stripeAccount) return missing("external account", params.destination);
+    // What the platform transferred to the account and has not paid out yet.
+    const transferred = [...transfers.values()]
+      .filter((t) => t.destination === stripeAccount && t.currency === params.currency)
+      .reduce((sum, t) => sum + Number(t.amount), 0);
+    const paidOut = [...payouts.values()]
+      .filter((p) => p.account === stripeAccount && p.currency === params.currency)
+      .reduce((sum, p) => sum + Number(p.amount), 0);
+    if (amount > transferred - paidOut)
+      return stripeError(400, {
+        type: "invalid_request_error",
+        code: "balance_insufficient",
+        message: "You have insufficient funds in your Stripe account for this transfer.",
+      });
+    const payout = {
+      id: nextId("po"),
+      object: "payout",
+      account: stripeAccount,
+      amount,
+      currency: params.currency,
+      destination: bank.id,
+      status: "pending",
+      failure_code: null,
+      failure_message: null,
+      metadata: metadataOf(params),
+      created: now(),
+    };
+    payouts.set(payout.id, payout);
+    return { status: 200, body: payout };
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://fake-stripe");
     const raw = await text(req);
@@ -116,6 +242,7 @@ export async function startFakeStripe() {
       path: url.pathname,
       authorization: req.headers.authorization,
       idempotencyKey: req.headers["idempotency-key"] as string | undefined,
+      stripeAccount: req.headers["stripe-account"] as string | undefined,
       params: Object.fromEntries(new URLSearchParams(raw)),
     };
     requests.push(seen);
@@ -132,7 +259,8 @@ export async function startFakeStripe() {
     if (failure) return answer(res, failure.status, { error: failure.error });
 
     const fingerprint = `${seen.method} ${seen.path}\n${raw}`;
-    const replay = seen.idempotencyKey ? idempotent.get(seen.idempotencyKey) : undefined;
+    const scopedKey = seen.idempotencyKey ? `${seen.stripeAccount ?? ""}|${seen.idempotencyKey}` : undefined;
+    const replay = scopedKey ? idempotent.get(scopedKey) : undefined;
     if (replay) {
       if (replay.fingerprint !== fingerprint)
         return answer(res, 400, {
@@ -147,17 +275,25 @@ export async function startFakeStripe() {
     }
 
     const route = `${seen.method} ${seen.path}`;
+    const externalAccountsOf = /^POST \/v1\/accounts\/([^/]+)\/external_accounts$/.exec(route);
     const result =
       route === "POST /v1/payment_intents"
         ? createIntent(seen.params)
         : route === "POST /v1/refunds"
           ? createRefund(seen.params)
-          : stripeError(404, {
-              type: "invalid_request_error",
-              message: `Unrecognized request URL (${seen.method}: ${seen.path})`,
-            });
-    if (seen.idempotencyKey && result.status < 500)
-      idempotent.set(seen.idempotencyKey, { fingerprint, ...result });
+          : route === "POST /v1/accounts"
+            ? createAccount(seen.params)
+            : externalAccountsOf?.[1]
+              ? createExternalAccount(decodeURIComponent(externalAccountsOf[1]), seen.params)
+              : route === "POST /v1/transfers"
+                ? createTransfer(seen.params)
+                : route === "POST /v1/payouts"
+                  ? createPayout(seen.stripeAccount, seen.params)
+                  : stripeError(404, {
+                      type: "invalid_request_error",
+                      message: `Unrecognized request URL (${seen.method}: ${seen.path})`,
+                    });
+    if (scopedKey && result.status < 500) idempotent.set(scopedKey, { fingerprint, ...result });
     return answer(res, result.status, result.body);
   };
 
@@ -172,11 +308,19 @@ export async function startFakeStripe() {
     url: `http://127.0.0.1:${port}`,
     intents,
     refunds,
+    accounts,
+    externalAccounts,
+    transfers,
+    payouts,
     requests,
     failures,
     reset() {
       intents.clear();
       refunds.clear();
+      accounts.clear();
+      externalAccounts.clear();
+      transfers.clear();
+      payouts.clear();
       requests.length = 0;
       idempotent.clear();
       failures.length = 0;

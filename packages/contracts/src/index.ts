@@ -6,6 +6,7 @@ export * from "./countries.ts";
 export * from "./dev-mail.ts";
 export * from "./errors.ts";
 export * from "./health.ts";
+export * from "./identity.ts";
 export * from "./locale-schema.ts";
 export * from "./locales.ts";
 export * from "./maintenance.ts";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { currencySchema } from "./business-rules.ts";
 import { type EuropeanCountry, europeanCountries } from "./countries.ts";
 
 /*
@@ -96,3 +97,97 @@ export const bankAccountSchema = z.object({
 });
 export type BankAccount = z.infer<typeof bankAccountSchema>;
 export const bankAccountListSchema = z.object({ items: z.array(bankAccountSchema) });
+
+/*
+ * Payouts ("bank withdraw", `/profile/payout`, `/profile/transfers`): money leaves the available
+ * balance when a payout is requested and reaches the bank when it is paid; a failed payout gives it
+ * back. Amounts are minor units of their currency.
+ */
+
+export const payoutStatuses = ["requested", "processing", "paid", "failed"] as const;
+export const payoutStatusSchema = z.enum(payoutStatuses);
+export type PayoutStatus = z.infer<typeof payoutStatusSchema>;
+
+/** Who moves the money: Stripe Connect, or our team by bank transfer (the default, labelled on screen). */
+export const payoutProviderKinds = ["manual", "stripe"] as const;
+export const payoutProviderKindSchema = z.enum(payoutProviderKinds);
+export type PayoutProviderKind = z.infer<typeof payoutProviderKindSchema>;
+
+/** POST /profile/payout */
+export const payoutRequestBodySchema = z.object({
+  bankAccountId: z.uuid(),
+  currency: currencySchema.default("EUR"),
+  /** Minor units; the whole available balance in that currency when left out. */
+  amount: z.number().int().positive().optional(),
+});
+export type PayoutRequestBody = z.input<typeof payoutRequestBodySchema>;
+
+export const payoutSchema = z.object({
+  id: z.uuid(),
+  status: payoutStatusSchema,
+  amount: z.number().int(),
+  currency: currencySchema,
+  /** The account as it was when the payout was requested (it may have been deleted since). */
+  bankAccount: z.object({ id: z.uuid().nullable(), holderName: z.string(), ibanMasked: z.string() }),
+  failureReason: z.string().nullable(),
+  requestedAt: z.iso.datetime(),
+  processingAt: z.iso.datetime().nullable(),
+  paidAt: z.iso.datetime().nullable(),
+  failedAt: z.iso.datetime().nullable(),
+});
+export type Payout = z.infer<typeof payoutSchema>;
+
+/** GET /profile/transfers?cursor=&limit= (newest first; the cursor is the last item's id). */
+export const transferListQuerySchema = z.object({
+  cursor: z.uuid().optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const transferListSchema = z.object({
+  items: z.array(payoutSchema),
+  nextCursor: z.uuid().nullable(),
+});
+export type TransferList = z.infer<typeof transferListSchema>;
+
+/** What stands between the account and a withdrawal, in the order they are to be done. */
+export const payoutBlockers = [
+  "onboarding",
+  "identity",
+  "bank_account",
+  "open_payout",
+  "below_minimum",
+] as const;
+export const payoutBlockerSchema = z.enum(payoutBlockers);
+export type PayoutBlocker = z.infer<typeof payoutBlockerSchema>;
+
+/** GET /profile/payout: the limits that apply to this account and why a withdrawal is not possible yet. */
+export const payoutEligibilitySchema = z.object({
+  /** Minor units; the same figure in each currency. */
+  minimum: z.number().int(),
+  available: z.array(z.object({ currency: currencySchema, amount: z.number().int() })),
+  blockers: z.array(payoutBlockerSchema),
+  openPayout: payoutSchema.nullable(),
+  provider: payoutProviderKindSchema,
+});
+export type PayoutEligibility = z.infer<typeof payoutEligibilitySchema>;
+
+/** GET /admin/payouts?status=&cursor=&limit= : the queue, with the checks an operator looks at. */
+export const adminPayoutListQuerySchema = transferListQuerySchema.extend({
+  status: payoutStatusSchema.optional(),
+});
+export const adminPayoutSchema = payoutSchema.extend({
+  user: z.object({ id: z.uuid(), email: z.string() }),
+  identityApproved: z.boolean(),
+  onboardingCompleted: z.boolean(),
+  /** The bank account still exists and belongs to the payee. */
+  bankAccountOnFile: z.boolean(),
+  provider: payoutProviderKindSchema,
+  providerPayoutId: z.string().nullable(),
+});
+export type AdminPayout = z.infer<typeof adminPayoutSchema>;
+export const adminPayoutListSchema = z.object({
+  items: z.array(adminPayoutSchema),
+  nextCursor: z.uuid().nullable(),
+});
+
+/** POST /admin/payouts/:id/fail */
+export const payoutFailBodySchema = z.object({ reason: z.string().trim().min(3).max(500) });

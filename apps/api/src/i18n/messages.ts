@@ -1,10 +1,16 @@
 import type { Locale } from "@salelink/contracts";
+import { identityMessages } from "./catalogue/identity.ts";
+import { payoutMessages } from "./catalogue/payouts.ts";
+
+export type Catalogue = Record<string, { fr: string; es: string }>;
 
 /**
  * What the API says to people, in the two other languages, keyed by the English text written in
  * the code. A test fails when a message in the code has no entry here.
  */
-export const messages: Record<string, { fr: string; es: string }> = {
+export const messages: Catalogue = {
+  ...identityMessages,
+  ...payoutMessages,
   // Errors
   "Some fields are invalid.": {
     fr: "Certains champs ne sont pas valides.",
@@ -295,10 +301,10 @@ export const messages: Record<string, { fr: string; es: string }> = {
   "A file is required.": { fr: "Un fichier est requis.", es: "Se requiere un archivo." },
 };
 
-/** The English text in `locale`, with `{name}` placeholders filled; unknown texts stay English. */
 /** Whether a text is one of ours (a contract's own field message), with its translations here. */
 export const isOurMessage = (text: string): boolean => Object.hasOwn(messages, text);
 
+/** The English text in `locale`, with `{name}` placeholders filled; unknown texts stay English. */
 export function translate(
   locale: Locale,
   text: string,

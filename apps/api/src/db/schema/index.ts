@@ -1,5 +1,6 @@
 export * from "./accounts.ts";
 export * from "./catalogue.ts";
+export * from "./identity.ts";
 export * from "./jobs.ts";
 export * from "./ledger.ts";
 export * from "./mail.ts";

@@ -10,6 +10,7 @@ import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import {
   campaigns,
+  identitySessions,
   jobs,
   mailOutbox,
   onboardingProfiles,
@@ -277,6 +278,8 @@ export async function deleteAccount(deps: AuthDeps, token: string): Promise<void
       await tx.delete(mailOutbox).where(sql`lower(${mailOutbox.to}) = ${user.email}`);
     }
     await tx.delete(onboardingProfiles).where(eq(onboardingProfiles.userId, userId));
+    // The names sent to the identity provider (their events go with them, by cascade).
+    await tx.delete(identitySessions).where(eq(identitySessions.userId, userId));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     await tx.delete(userTokens).where(eq(userTokens.userId, userId));
     await deleteUserSessions(tx, userId);

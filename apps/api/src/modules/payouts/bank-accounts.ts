@@ -6,13 +6,14 @@ import {
   createBankAccountBodySchema,
   messageResponseSchema,
 } from "@salelink/contracts";
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { bankAccounts } from "../../db/schema/index.ts";
-import { notFound } from "../../lib/errors.ts";
 import { SecretBox } from "../../lib/secret-box.ts";
+import { maskIban } from "./queries.ts";
+import { deleteBankAccount } from "./service.ts";
 
 /** The key that seals IBANs at rest; separate from the 2FA seeds' own. */
 export const ibanBox = (config: Config) => new SecretBox(config.appSecret, "iban");
@@ -37,8 +38,7 @@ function toBankAccount(row: {
   return {
     id: row.id,
     holderName: row.holderName,
-    // The country code and the last four characters: enough to recognise it, not to use it.
-    ibanMasked: `${row.ibanCountry}•• •••• ${row.ibanLast4}`,
+    ibanMasked: maskIban(row.ibanCountry, row.ibanLast4),
     country: row.ibanCountry,
     bic: row.bic,
     createdAt: row.createdAt.toISOString(),
@@ -106,18 +106,14 @@ export const bankAccountRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }
       config: auth,
       schema: {
         tags,
-        summary: "Delete one of my bank accounts",
+        summary: "Delete one of my bank accounts (refused while a withdrawal to it is in progress)",
         params: catalogueIdParamsSchema,
         response: { 200: messageResponseSchema },
       },
     },
     async (request) => {
       const user = await request.requireUser();
-      const deleted = await db
-        .delete(bankAccounts)
-        .where(and(eq(bankAccounts.id, request.params.id), eq(bankAccounts.ownerId, user.id)))
-        .returning({ id: bankAccounts.id });
-      if (deleted.length === 0) throw notFound("Bank account");
+      await deleteBankAccount(db, user.id, request.params.id);
       return { message: request.t("Bank account deleted.") };
     },
   );

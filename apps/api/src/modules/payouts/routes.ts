@@ -1,0 +1,114 @@
+import {
+  payoutEligibilitySchema,
+  payoutRequestBodySchema,
+  payoutSchema,
+  transferListQuerySchema,
+  transferListSchema,
+} from "@salelink/contracts";
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import { AppError, notFound } from "../../lib/errors.ts";
+import { WebhookSignatureError } from "../../providers/payments/types.ts";
+import type { PayoutProvider } from "../../providers/payouts/types.ts";
+import { applyPayoutEvent, registerPayoutJobs } from "./events.ts";
+import { transfersOf } from "./queries.ts";
+import { payoutEligibility, requestPayout } from "./service.ts";
+
+export interface PayoutDeps {
+  db: Db;
+  config: Config;
+  payouts: PayoutProvider;
+  /** Wakes the job worker (a submission queued by an approval). */
+  pokeJobs: () => void;
+}
+
+/** "Bank withdraw": `/profile/payout`, `/profile/transfers`, and the payout provider's webhook. */
+export const payoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, deps) => {
+  const { db, config, payouts } = deps;
+  const tags = ["payouts"];
+  const auth = { auth: "user" } as const;
+
+  registerPayoutJobs(app.services.jobs.registry, config, payouts);
+
+  app.get(
+    "/profile/payout",
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: "What I can withdraw, the minimum, and what stands in the way",
+        response: { 200: payoutEligibilitySchema },
+      },
+    },
+    async (request) => payoutEligibility(db, config, payouts, await request.requireUser()),
+  );
+
+  app.post(
+    "/profile/payout",
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: "Withdraw my available balance (or part of it) to one of my bank accounts",
+        body: payoutRequestBodySchema,
+        response: { 201: payoutSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await request.requireUser();
+      const payout = await requestPayout(db, config, payouts, user, request.body, request.locale);
+      return reply.code(201).send(payout);
+    },
+  );
+
+  app.get(
+    "/profile/transfers",
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: "My payouts, newest first",
+        querystring: transferListQuerySchema,
+        response: { 200: transferListSchema },
+      },
+    },
+    async (request) => transfersOf(db, (await request.requireUser()).id, request.query),
+  );
+
+  // The webhook reads its body as bytes: the signature covers them exactly as sent.
+  await app.register(async (plugin) => {
+    const hooks = plugin.withTypeProvider<ZodTypeProvider>();
+    hooks.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => {
+      done(null, body);
+    });
+    hooks.post(
+      "/webhooks/payouts/stripe",
+      {
+        config: { maintenance: "allow" },
+        schema: {
+          tags,
+          summary: "Stripe Connect's payout.paid / payout.failed events (signed; each applied once)",
+        },
+      },
+      async (request, reply) => {
+        // The manual provider has no webhook: its outcomes are recorded by an operator.
+        if (payouts.kind !== "stripe") throw notFound("Webhook");
+        const raw = request.body;
+        if (!Buffer.isBuffer(raw)) throw new AppError("BadRequestException", "The request is malformed.");
+        try {
+          const event = payouts.parseWebhook(raw, request.headers);
+          if (!event) return reply.send({ received: true, result: "ignored" });
+          const result = await db.transaction((tx) => applyPayoutEvent(tx, payouts, event));
+          return reply.send({ received: true, result });
+        } catch (error) {
+          if (error instanceof WebhookSignatureError) {
+            request.log.warn({ reason: error.message }, "payout webhook refused");
+            throw new AppError("BadRequestException", "The signature is not valid.");
+          }
+          throw error;
+        }
+      },
+    );
+  });
+};

@@ -1,0 +1,242 @@
+import type { Locale, Payout, PayoutEligibility, payoutRequestBodySchema } from "@salelink/contracts";
+import { and, eq, inArray } from "drizzle-orm";
+import type { z } from "zod";
+import type { Config } from "../../config.ts";
+import type { Db, DbOrTx, Tx } from "../../db/client.ts";
+import { bankAccounts, payouts } from "../../db/schema/index.ts";
+import { AppError, validation } from "../../lib/errors.ts";
+import type { PayoutProvider } from "../../providers/payouts/types.ts";
+import type { SessionUser } from "../auth/sessions.ts";
+import { formatForMail } from "../checkout/events.ts";
+import { identityApproved } from "../kyc/queries.ts";
+import { post } from "../wallet/ledger.ts";
+import { payoutFailed, payoutPaid, payoutRequested } from "../wallet/postings.ts";
+import {
+  availableBalances,
+  availableOf,
+  hasBankAccount,
+  openPayoutOf,
+  openStatuses,
+  type PayoutRow,
+  toPayout,
+} from "./queries.ts";
+
+/*
+ * Withdrawals: a request moves the amount from available to in transit in the transaction that
+ * creates the payout; paid sends it on to the bank; failed brings it back to available, once.
+ */
+
+export const bankAccountNotFound = () =>
+  new AppError("NotFoundException", "This bank account was not found.");
+export const openPayoutConflict = () =>
+  new AppError(
+    "ConflictException",
+    "You already have a withdrawal in progress: wait until it is paid or failed.",
+  );
+const payoutNotFound = () => new AppError("NotFoundException", "This payout was not found.");
+
+/** PostgreSQL's unique_violation on `constraint`, from PGlite or node-postgres, possibly wrapped by drizzle. */
+export function isUniqueViolation(err: unknown, constraint: string): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    const pgErr = e as Error & { code?: string; constraint?: string };
+    if (pgErr.code === "23505") return pgErr.constraint === constraint;
+  }
+  return false;
+}
+
+/** GET /profile/payout: limits, balances and what stands in the way, in the order to clear them. */
+export async function payoutEligibility(
+  db: Db,
+  config: Config,
+  provider: PayoutProvider,
+  user: SessionUser,
+): Promise<PayoutEligibility> {
+  const [identity, bank, open, available] = await Promise.all([
+    identityApproved(db, user.id),
+    hasBankAccount(db, user.id),
+    openPayoutOf(db, user.id),
+    availableBalances(db, user.id),
+  ]);
+  // Payouts default to euros: the euro balance is always shown, even before the first sale.
+  if (!available.some((a) => a.currency === "EUR")) available.unshift({ currency: "EUR", amount: 0 });
+  const minimum = config.rules.payoutMinimumMinor;
+  const blockers: PayoutEligibility["blockers"] = [];
+  if (!user.onboardingCompletedAt) blockers.push("onboarding");
+  if (!identity) blockers.push("identity");
+  if (!bank) blockers.push("bank_account");
+  if (open) blockers.push("open_payout");
+  if (!available.some((a) => a.amount >= minimum)) blockers.push("below_minimum");
+  return {
+    minimum,
+    available,
+    blockers,
+    openPayout: open ? toPayout(open) : null,
+    provider: provider.kind,
+  };
+}
+
+/** POST /profile/payout */
+export async function requestPayout(
+  db: Db,
+  config: Config,
+  provider: PayoutProvider,
+  user: SessionUser,
+  body: z.output<typeof payoutRequestBodySchema>,
+  locale: Locale,
+): Promise<Payout> {
+  if (!user.onboardingCompletedAt)
+    throw new AppError("ForbiddenException", "Finish setting up your account before withdrawing.");
+  if (!(await identityApproved(db, user.id)))
+    throw new AppError(
+      "ForbiddenException",
+      "Verify your identity before withdrawing: it takes a few minutes, from your wallet.",
+    );
+  const minimum = config.rules.payoutMinimumMinor;
+  try {
+    return await db.transaction(async (tx) => {
+      // The bank account's row lock orders this request against the account's deletion and against
+      // other requests to it; requests to two different accounts meet at the one-open-payout index.
+      const [bank] = await tx
+        .select()
+        .from(bankAccounts)
+        .where(and(eq(bankAccounts.id, body.bankAccountId), eq(bankAccounts.ownerId, user.id)))
+        .for("update");
+      if (!bank) throw bankAccountNotFound();
+      if (await openPayoutOf(tx, user.id)) throw openPayoutConflict();
+      const available = await availableOf(tx, user.id, body.currency);
+      const amount = body.amount ?? available;
+      if (amount < minimum) {
+        throw validation(
+          { amount: ["The minimum withdrawal is {minimum}."] },
+          "The minimum withdrawal is {minimum}.",
+          { minimum: formatForMail(minimum, body.currency, locale) },
+        );
+      }
+      if (amount > available) {
+        throw validation(
+          { amount: ["You can withdraw at most {available}."] },
+          "You can withdraw at most {available}.",
+          { available: formatForMail(available, body.currency, locale) },
+        );
+      }
+      const [row] = await tx
+        .insert(payouts)
+        .values({
+          userId: user.id,
+          bankAccountId: bank.id,
+          holderName: bank.holderName,
+          ibanCountry: bank.ibanCountry,
+          ibanLast4: bank.ibanLast4,
+          amountMinor: amount,
+          currency: body.currency,
+          provider: provider.kind,
+        })
+        .returning();
+      if (!row) throw new Error("payout not inserted");
+      // Refuses an overdraft (the balance's CHECK) with a 409, rolling the payout back with it.
+      await post(
+        tx,
+        payoutRequested({ payoutId: row.id, userId: user.id, currency: row.currency, amountMinor: amount }),
+      );
+      return toPayout(row);
+    });
+  } catch (err) {
+    // Two requests to different bank accounts at the same moment: the second meets the index.
+    if (isUniqueViolation(err, "payouts_one_open_idx")) throw openPayoutConflict();
+    throw err;
+  }
+}
+
+/** DELETE /profile/bank-accounts/:id: refused while a payout to it is open, under the row's lock. */
+export async function deleteBankAccount(db: Db, userId: string, bankAccountId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [bank] = await tx
+      .select({ id: bankAccounts.id })
+      .from(bankAccounts)
+      .where(and(eq(bankAccounts.id, bankAccountId), eq(bankAccounts.ownerId, userId)))
+      .for("update");
+    if (!bank) throw bankAccountNotFound();
+    const [open] = await tx
+      .select({ id: payouts.id })
+      .from(payouts)
+      .where(and(eq(payouts.bankAccountId, bank.id), inArray(payouts.status, [...openStatuses])))
+      .limit(1);
+    if (open)
+      throw new AppError(
+        "ConflictException",
+        "A withdrawal to this bank account is in progress: you can delete it once it is paid or failed.",
+      );
+    await tx.delete(bankAccounts).where(and(eq(bankAccounts.id, bank.id), eq(bankAccounts.ownerId, userId)));
+  });
+}
+
+// --- Transitions: each locks the payout's row and checks its status under the lock ---------------
+
+export async function lockPayout(tx: Tx, id: string): Promise<PayoutRow> {
+  const [row] = await tx.select().from(payouts).where(eq(payouts.id, id)).for("update");
+  if (!row) throw payoutNotFound();
+  return row;
+}
+
+const facts = (row: PayoutRow) => ({
+  payoutId: row.id,
+  userId: row.userId,
+  currency: row.currency,
+  amountMinor: row.amountMinor,
+});
+
+/** processing → paid: the money leaves in transit for the bank. */
+export async function markPaid(tx: DbOrTx, row: PayoutRow, at = new Date()): Promise<void> {
+  await tx
+    .update(payouts)
+    .set({ status: "paid", paidAt: at, updatedAt: new Date() })
+    .where(eq(payouts.id, row.id));
+  await post(tx, payoutPaid(facts(row)));
+}
+
+/** requested or processing → failed: the amount returns to available. */
+export async function markFailed(tx: DbOrTx, row: PayoutRow, reason: string, at = new Date()): Promise<void> {
+  await tx
+    .update(payouts)
+    .set({ status: "failed", failureReason: reason, failedAt: at, updatedAt: new Date() })
+    .where(eq(payouts.id, row.id));
+  await post(tx, payoutFailed(facts(row)));
+}
+
+/** requested → processing: approved by an operator, to be paid by hand or submitted to Stripe. */
+export async function approve(tx: Tx, provider: PayoutProvider, id: string): Promise<PayoutRow> {
+  const row = await lockPayout(tx, id);
+  if (row.status !== "requested")
+    throw new AppError("ConflictException", "Only a requested payout can be approved.");
+  if (row.provider !== provider.kind)
+    throw new AppError("ConflictException", "This payout was requested through another payout provider.");
+  const now = new Date();
+  const [updated] = await tx
+    .update(payouts)
+    .set({ status: "processing", processingAt: now, updatedAt: now })
+    .where(eq(payouts.id, id))
+    .returning();
+  if (!updated) throw payoutNotFound();
+  return updated;
+}
+
+/** processing → paid, by an operator: only for payouts made by hand (Stripe reports its own). */
+export async function confirmPaid(tx: Tx, id: string): Promise<void> {
+  const row = await lockPayout(tx, id);
+  if (row.provider !== "manual")
+    throw new AppError("ConflictException", "Stripe reports this payout's outcome itself.");
+  if (row.status !== "processing")
+    throw new AppError("ConflictException", "Only a payout being processed can be marked paid.");
+  await markPaid(tx, row);
+}
+
+/** requested or processing → failed, by an operator. */
+export async function failByOperator(tx: Tx, id: string, reason: string): Promise<void> {
+  const row = await lockPayout(tx, id);
+  if (row.status !== "requested" && row.status !== "processing")
+    throw new AppError("ConflictException", "Only a requested or processing payout can be failed.");
+  // Once Stripe holds a payout, failing it here could pay it twice: its outcome comes from Stripe.
+  if (row.providerPayoutId !== null)
+    throw new AppError("ConflictException", "Stripe reports this payout's outcome itself.");
+  await markFailed(tx, row, reason);
+}
