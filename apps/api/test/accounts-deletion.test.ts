@@ -1,6 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs, onboardingProfiles, recoveryCodes, userTokens } from "../src/db/schema/index.ts";
+import { bankAccounts, jobs, onboardingProfiles, recoveryCodes, userTokens } from "../src/db/schema/index.ts";
+import { post } from "../src/modules/wallet/ledger.ts";
+import { orderPaid, splitSale } from "../src/modules/wallet/postings.ts";
 import {
   accountsApp,
   countUsersWithEmail,
@@ -185,6 +188,60 @@ describe("account deletion", () => {
       .from(jobs)
       .where(sql`${jobs.payload}::text ilike ${`%${account.email}%`}`);
     expect(rows).toEqual([]);
+  });
+
+  it("erases the bank accounts, and is refused while the wallet holds money", async () => {
+    const account = await insertAccount(ctx.database, { locale: "fr" });
+    const cookie = await signInCookie(ctx, account.email);
+    const added = await ctx.app.inject({
+      method: "POST",
+      url: "/profile/bank-accounts",
+      headers: { cookie },
+      payload: { holderName: "Ana García", iban: "DE89 3704 0044 0532 0130 00" },
+    });
+    expect(added.statusCode).toBe(201);
+
+    // A sale on hold: money the account would lose with it.
+    const orderId = randomUUID();
+    await ctx.database.db.transaction((tx) =>
+      post(
+        tx,
+        orderPaid({
+          orderId,
+          creatorId: account.id,
+          referrerId: null,
+          currency: "EUR",
+          split: splitSale(2000, 1000, null),
+          availableAt: new Date(Date.now() + 86_400_000),
+        }),
+      ),
+    );
+    const asked = await ctx.app.inject({
+      method: "POST",
+      url: "/profile/delete",
+      headers: { cookie, "x-locale": "fr" },
+    });
+    expect(asked.statusCode).toBe(409);
+    expect(errorOf(asked).message).toContain("portefeuille");
+    expect(await mailsTo(ctx, account.email)).toHaveLength(0);
+    const bankRows = () =>
+      ctx.database.db.select().from(bankAccounts).where(eq(bankAccounts.ownerId, account.id));
+    expect(await bankRows()).toHaveLength(1);
+
+    // Without money, the same account is deleted and its sealed IBAN goes with it.
+    const empty = await insertAccount(ctx.database);
+    const emptyCookie = await signInCookie(ctx, empty.email);
+    await ctx.app.inject({
+      method: "POST",
+      url: "/profile/bank-accounts",
+      headers: { cookie: emptyCookie },
+      payload: { holderName: "Ana García", iban: "DE89 3704 0044 0532 0130 00" },
+    });
+    expect((await requestDeletion(emptyCookie)).statusCode).toBe(200);
+    expect((await confirmDeletion(await deletionToken(ctx, empty.email))).statusCode).toBe(200);
+    expect(
+      await ctx.database.db.select().from(bankAccounts).where(eq(bankAccounts.ownerId, empty.id)),
+    ).toEqual([]);
   });
 });
 

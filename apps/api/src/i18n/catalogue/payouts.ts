@@ -54,4 +54,8 @@ export const payoutMessages: Catalogue = {
     fr: "Seul un virement demandé ou en cours de traitement peut être mis en échec.",
     es: "Solo una transferencia solicitada o en proceso puede marcarse como fallida.",
   },
+  "Your wallet still holds money: withdraw it, or wait for your payout, before deleting your account.": {
+    fr: "Votre portefeuille contient encore de l'argent : retirez-le, ou attendez votre virement, avant de supprimer votre compte.",
+    es: "Tu monedero aún tiene dinero: retíralo, o espera a tu pago, antes de eliminar tu cuenta.",
+  },
 };

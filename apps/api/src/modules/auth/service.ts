@@ -9,6 +9,7 @@ import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import {
+  bankAccounts,
   campaigns,
   identitySessions,
   jobs,
@@ -26,6 +27,7 @@ import { randomToken } from "../../lib/tokens.ts";
 import { verifyTotp } from "../../lib/totp.ts";
 import type { BotCheck } from "../../providers/bot-check/index.ts";
 import { queueMail } from "../mail/jobs.ts";
+import { balancesOf } from "../wallet/ledger.ts";
 import { findUserByEmail } from "./queries.ts";
 import { createSession, deleteUserSessions } from "./sessions.ts";
 import { consumeUserToken, issueUserToken, tokenTtlMs } from "./tokens.ts";
@@ -243,9 +245,23 @@ export async function changePassword(deps: AuthDeps, userId: string, body: Passw
   deps.pokeJobs();
 }
 
+/**
+ * Deleting an account that still holds money (a balance, a commission, a payout on its way) would
+ * strand it: the person withdraws first. In transit counts, so an open payout blocks too.
+ */
+async function refuseWhileMoneyHeld(db: DbOrTx, userId: string): Promise<void> {
+  if ((await balancesOf(db, userId)).some((b) => b.balanceMinor !== 0)) {
+    throw new AppError(
+      "ConflictException",
+      "Your wallet still holds money: withdraw it, or wait for your payout, before deleting your account.",
+    );
+  }
+}
+
 export async function requestDeletion(deps: AuthDeps, userId: string): Promise<void> {
   const [user] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) return;
+  await refuseWhileMoneyHeld(deps.db, user.id);
   await deps.db.transaction(async (tx) => {
     const token = await issueUserToken(tx, user.id, "delete-account");
     await queueMail(tx, {
@@ -269,6 +285,8 @@ export async function deleteAccount(deps: AuthDeps, token: string): Promise<void
   const deleted = await deps.db.transaction(async (tx) => {
     const userId = await consumeUserToken(tx, token, "delete-account");
     if (!userId) return false;
+    // Checked again here: money may have arrived since the link was sent (the link stays usable).
+    await refuseWhileMoneyHeld(tx, userId);
     const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
     if (user) {
       // E-mails sent or waiting for this address carry it in their job and outbox rows.
@@ -280,6 +298,8 @@ export async function deleteAccount(deps: AuthDeps, token: string): Promise<void
     await tx.delete(onboardingProfiles).where(eq(onboardingProfiles.userId, userId));
     // The names sent to the identity provider (their events go with them, by cascade).
     await tx.delete(identitySessions).where(eq(identitySessions.userId, userId));
+    // Sealed IBANs; past payouts keep their own snapshot (holder, last four) as financial records.
+    await tx.delete(bankAccounts).where(eq(bankAccounts.ownerId, userId));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     await tx.delete(userTokens).where(eq(userTokens.userId, userId));
     await deleteUserSessions(tx, userId);
