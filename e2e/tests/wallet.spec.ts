@@ -154,7 +154,9 @@ test.describe("wallet and dashboard home", () => {
 
       // The hold ends (the clock moved past it): the sale leaves the held list and becomes available.
       const asOf = new Date(Date.now() + (wallet.holdDays + 1) * 86_400_000).toISOString();
-      const moved = await page.request.post(`${apiUrl}/dev/holds/release`, { data: { asOf } });
+      const moved = await page.request.post(`${apiUrl}/dev/holds/release`, {
+        data: { asOf, orderIds: [sale.orderId] },
+      });
       expect(moved.status()).toBe(200);
       await page.reload();
       await expect(page.getByRole("listitem", { name: sale.title })).toHaveCount(0);

@@ -57,6 +57,8 @@ const routes: Matcher[] = [
   exact("/account/portfolio"),
   exact("/account/promo-codes"),
   exact("/account/wallet"),
+  exact("/admin"),
+  exact("/admin/payouts"),
   exact("/payment/success"),
   exact("/payment/error"),
   exact("/app/payment/success"),
@@ -73,6 +75,7 @@ const routes: Matcher[] = [
   withParam("/app/links/order", isOrderToken),
   withParam("/c", isCreatorRef),
   withParam("/app/creator", isCreatorRef),
+  withParam("/identity/sandbox", (value) => z.uuid().safeParse(value).success),
   withSlug("blog", () => blogSlugs(defaultLocale)),
   withSlug("legal", () => legalSlugs(defaultLocale)),
 ];

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
+import { useAuth } from "@/features/auth/auth-provider.tsx";
 
 const items = [
   { href: "/account", key: "home" },
@@ -17,6 +18,7 @@ const items = [
 export function DashboardNav() {
   const t = useTranslations("account.nav");
   const pathname = usePathname();
+  const { user } = useAuth();
   return (
     <nav className="dashboard-nav" aria-label={t("label")}>
       {items.map((item) => (
@@ -24,6 +26,7 @@ export function DashboardNav() {
           {t(item.key)}
         </Link>
       ))}
+      {user?.role === "admin" && <Link href="/admin/payouts">{t("admin")}</Link>}
     </nav>
   );
 }

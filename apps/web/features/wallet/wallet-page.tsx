@@ -4,6 +4,8 @@ import type { Currency } from "@salelink/contracts/business-rules";
 import { type Wallet, walletSchema } from "@salelink/contracts/wallet";
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
+import { IdentitySection } from "@/features/identity/identity-section.tsx";
+import { PayoutsSection } from "@/features/payouts/payouts-section.tsx";
 import { api } from "@/lib/api.ts";
 import { Balances, HeldSales } from "./balances.tsx";
 import { Transactions } from "./transactions.tsx";
@@ -13,6 +15,8 @@ export function WalletPage({ defaultCurrency }: { defaultCurrency: Currency }) {
   const t = useTranslations("wallet");
   const [wallet, setWallet] = useState<Wallet | null>(null);
   const [failed, setFailed] = useState(false);
+  const [payoutsVersion, setPayoutsVersion] = useState(0);
+  const reloadPayouts = useCallback(() => setPayoutsVersion((v) => v + 1), []);
 
   const load = useCallback((signal?: AbortSignal) => {
     setFailed(false);
@@ -50,6 +54,10 @@ export function WalletPage({ defaultCurrency }: { defaultCurrency: Currency }) {
           <HeldSales wallet={wallet} />
         </>
       )}
+      {/* An approval arriving while the page is open reopens the withdrawal: it is read again. */}
+      <IdentitySection onApproved={reloadPayouts} />
+      {/* A withdrawal moves money out of "available": the balances above are read again. */}
+      <PayoutsSection key={payoutsVersion} onChange={() => load()} />
       <Transactions />
     </section>
   );

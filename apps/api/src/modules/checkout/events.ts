@@ -1,5 +1,5 @@
 import type { Currency, Locale } from "@salelink/contracts";
-import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
@@ -269,11 +269,18 @@ export async function releaseHold(
  * Development and tests only: release every hold that would be over at `asOf`, as if the clock had
  * moved there (the browser tests show a sale going from pending to available).
  */
-export async function releaseHoldsAsOf(db: Db, asOf: Date): Promise<number> {
+export async function releaseHoldsAsOf(db: Db, asOf: Date, orderIds?: string[]): Promise<number> {
   const due = await db
     .select({ id: orders.id })
     .from(orders)
-    .where(and(eq(orders.status, "paid"), isNull(orders.releasedAt), lte(orders.availableAt, asOf)));
+    .where(
+      and(
+        eq(orders.status, "paid"),
+        isNull(orders.releasedAt),
+        lte(orders.availableAt, asOf),
+        orderIds ? inArray(orders.id, orderIds) : undefined,
+      ),
+    );
   let released = 0;
   for (const { id } of due) {
     if ((await db.transaction((tx) => releaseHold(tx, id, asOf))) === "released") released++;

@@ -20,9 +20,10 @@ export function DeleteAccountSection() {
       setSent(true);
       toast.success(t("sent"));
     } catch (err) {
-      toast.error(
-        err instanceof ApiError && err.exception === "RateLimitException" ? t("slowDown") : t("failed"),
-      );
+      if (err instanceof ApiError && err.exception === "RateLimitException") toast.error(t("slowDown"));
+      // Money still in the wallet: the server says what to do first, in the user's language.
+      else if (err instanceof ApiError && err.exception === "ConflictException") toast.error(err.message);
+      else toast.error(t("failed"));
     } finally {
       setPending(false);
       setConfirming(false);

@@ -32,6 +32,8 @@ export default async function DashboardLayout({
             "promoCodes",
             "wallet",
             "dashboard",
+            "payouts",
+            "identity",
           ]}
         >
           <DashboardNav />

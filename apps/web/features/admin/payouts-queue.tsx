@@ -1,0 +1,350 @@
+"use client";
+
+import {
+  type AdminPayout,
+  adminPayoutListSchema,
+  adminPayoutSchema,
+  type PayoutStatus,
+  payoutStatuses,
+} from "@salelink/contracts/payouts";
+import { useLocale, useTranslations } from "next-intl";
+import { useCallback, useEffect, useState } from "react";
+import { ListStates, LoadMore } from "@/components/ui/list-states.tsx";
+import { ApiError, api } from "@/lib/api.ts";
+import { formatMoney } from "@/lib/money.ts";
+import { toast } from "@/lib/toast.ts";
+import { PayoutFailDialog } from "./payout-fail-dialog.tsx";
+
+type Filter = PayoutStatus | "all";
+type Action = "approve" | "paid";
+const filters: readonly Filter[] = [...payoutStatuses, "all"];
+const PAGE_SIZE = 20;
+
+const isFilter = (value: string | null): value is Filter => filters.some((f) => f === value);
+const queryOf = (filter: Filter, cursor?: string | null) => {
+  const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  if (filter !== "all") params.set("status", filter);
+  if (cursor) params.set("cursor", cursor);
+  return `/admin/payouts?${params}`;
+};
+
+/**
+ * The operators' payout queue: requested payouts first (the default filter), each with the checks
+ * that decide whether it may go out, and the transitions an operator makes by hand.
+ */
+export function PayoutsQueue() {
+  const t = useTranslations("admin.payouts");
+  const [filter, setFilter] = useState<Filter | null>(null);
+  const [loaded, setLoaded] = useState<{ filter: Filter; items: AdminPayout[]; nextCursor: string | null }>();
+  const [failed, setFailed] = useState(false);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [moreFailed, setMoreFailed] = useState(false);
+  /** The payout an action is running on, so its buttons show progress and others stay usable. */
+  const [busy, setBusy] = useState<{ id: string; action: Action } | null>(null);
+  const [failing, setFailing] = useState<AdminPayout | null>(null);
+
+  useEffect(() => {
+    const status = new URLSearchParams(window.location.search).get("status");
+    setFilter(isFilter(status) ? status : "requested");
+  }, []);
+
+  const load = useCallback((current: Filter, signal?: AbortSignal) => {
+    setFailed(false);
+    setMoreFailed(false);
+    api(queryOf(current), { schema: adminPayoutListSchema, signal })
+      .then((list) => setLoaded({ filter: current, ...list }))
+      .catch(() => {
+        if (!signal?.aborted) setFailed(true);
+      });
+  }, []);
+
+  useEffect(() => {
+    if (filter === null) return;
+    const controller = new AbortController();
+    load(filter, controller.signal);
+    return () => controller.abort();
+  }, [filter, load]);
+
+  function choose(next: Filter) {
+    setFilter(next);
+    // Kept in the address for a reload or a shared link; the default needs no query.
+    window.history.replaceState(
+      window.history.state,
+      "",
+      `${window.location.pathname}${next === "requested" ? "" : `?status=${next}`}`,
+    );
+  }
+
+  async function loadMore() {
+    if (!loaded?.nextCursor) return;
+    const from = loaded;
+    setLoadingMore(true);
+    setMoreFailed(false);
+    try {
+      const page = await api(queryOf(from.filter, from.nextCursor), { schema: adminPayoutListSchema });
+      setLoaded((current) =>
+        current && current.filter === from.filter
+          ? { ...current, items: [...current.items, ...page.items], nextCursor: page.nextCursor }
+          : current,
+      );
+    } catch {
+      setMoreFailed(true);
+    } finally {
+      setLoadingMore(false);
+    }
+  }
+
+  /** A payout that changed status leaves a filtered queue; in "all" it is updated in place. */
+  function replace(updated: AdminPayout) {
+    setLoaded((current) => {
+      if (!current) return current;
+      const items =
+        current.filter === "all" || current.filter === updated.status
+          ? current.items.map((p) => (p.id === updated.id ? updated : p))
+          : current.items.filter((p) => p.id !== updated.id);
+      return { ...current, items };
+    });
+  }
+
+  const failure = (err: unknown) =>
+    err instanceof ApiError && err.body && err.status < 500 ? err.body.message : t("actionFailed");
+
+  async function act(payout: AdminPayout, action: Action) {
+    setBusy({ id: payout.id, action });
+    try {
+      const updated = await api(`/admin/payouts/${payout.id}/${action}`, {
+        method: "POST",
+        schema: adminPayoutSchema,
+      });
+      replace(updated);
+      toast.success(action === "approve" ? t("approved") : t("markedPaid"), {
+        description: payout.user.email,
+      });
+    } catch (err) {
+      toast.error(action === "approve" ? t("approveFailed") : t("paidFailed"), {
+        description: failure(err),
+      });
+      // Someone else may have moved it: show where it stands now.
+      if (err instanceof ApiError && err.status === 409 && filter) load(filter);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function fail(payout: AdminPayout, reason: string): Promise<string | null> {
+    try {
+      const updated = await api(`/admin/payouts/${payout.id}/fail`, {
+        method: "POST",
+        body: { reason },
+        schema: adminPayoutSchema,
+      });
+      replace(updated);
+      toast.success(t("markedFailed"), { description: payout.user.email });
+      return null;
+    } catch (err) {
+      return failure(err);
+    }
+  }
+
+  const labels: Record<Filter, string> = {
+    requested: t("filter.requested"),
+    processing: t("filter.processing"),
+    paid: t("filter.paid"),
+    failed: t("filter.failed"),
+    all: t("filter.all"),
+  };
+  const current = filter !== null && loaded?.filter === filter ? loaded : null;
+
+  return (
+    <section className="admin-payouts">
+      <h1>{t("title")}</h1>
+      <p className="muted">{t("intro")}</p>
+      <fieldset className="admin-filters">
+        <legend className="sr-only">{t("filterLabel")}</legend>
+        {filters.map((f) => (
+          <button
+            key={f}
+            type="button"
+            className="admin-filter"
+            aria-pressed={filter === f}
+            onClick={() => choose(f)}
+          >
+            {labels[f]}
+          </button>
+        ))}
+      </fieldset>
+      <ListStates
+        items={current?.items ?? null}
+        failed={failed}
+        texts={{
+          failed: t("loadFailed"),
+          loading: t("loading"),
+          empty: filter === "requested" ? t("emptyRequested") : t("empty"),
+          emptyHint: t("emptyHint"),
+        }}
+        action={null}
+      >
+        {(items) => (
+          <>
+            <ul className="admin-payout-list" aria-label={t("listLabel")}>
+              {items.map((payout) => (
+                <PayoutRow
+                  key={payout.id}
+                  payout={payout}
+                  busy={busy?.id === payout.id ? busy.action : null}
+                  onAct={(action) => act(payout, action)}
+                  onFail={() => setFailing(payout)}
+                />
+              ))}
+            </ul>
+            {current?.nextCursor && (
+              <LoadMore
+                className="admin-more"
+                pending={loadingMore}
+                failed={moreFailed}
+                onClick={loadMore}
+                texts={{ more: t("loadMore"), loading: t("loadingMore"), failed: t("loadMoreFailed") }}
+              />
+            )}
+          </>
+        )}
+      </ListStates>
+      {failing && (
+        <PayoutFailDialog
+          payout={failing}
+          onClose={() => setFailing(null)}
+          onConfirm={(reason) => fail(failing, reason)}
+        />
+      )}
+    </section>
+  );
+}
+
+function PayoutRow({
+  payout,
+  busy,
+  onAct,
+  onFail,
+}: {
+  payout: AdminPayout;
+  busy: Action | null;
+  onAct: (action: Action) => void;
+  onFail: () => void;
+}) {
+  const t = useTranslations("admin.payouts");
+  const locale = useLocale();
+  const amount = formatMoney(payout.amount, payout.currency, locale);
+  const date = (iso: string) =>
+    new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  const checks = [
+    { ok: payout.identityApproved, label: t("checks.identity") },
+    { ok: payout.onboardingCompleted, label: t("checks.onboarding") },
+    { ok: payout.bankAccountOnFile, label: t("checks.bankAccount") },
+  ];
+  const allChecked = checks.every((c) => c.ok);
+  // Stripe reports the outcome of the payouts it holds; only ours are marked by hand.
+  const manual = payout.provider === "manual";
+  const statusLabel: Record<PayoutStatus, string> = {
+    requested: t("status.requested"),
+    processing: t("status.processing"),
+    paid: t("status.paid"),
+    failed: t("status.failed"),
+  };
+
+  return (
+    <li className="card admin-payout" aria-label={t("rowLabel", { email: payout.user.email, amount })}>
+      <div className="admin-payout-head">
+        <div className="admin-payout-who">
+          <strong className="admin-payout-email">{payout.user.email}</strong>
+          <span className="muted">{t("requestedOn", { date: date(payout.requestedAt) })}</span>
+        </div>
+        <div className="admin-payout-money">
+          <strong className="admin-payout-amount">{amount}</strong>
+          <span className={`admin-status admin-status-${payout.status}`}>{statusLabel[payout.status]}</span>
+        </div>
+      </div>
+      <dl className="admin-payout-facts">
+        <div>
+          <dt>{t("bank")}</dt>
+          <dd>
+            <span className="admin-iban">{payout.bankAccount.ibanMasked}</span>
+            <span className="muted"> · {payout.bankAccount.holderName}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>{t("provider")}</dt>
+          <dd>
+            {manual ? t("providerManual") : t("providerStripe")}
+            {payout.providerPayoutId && <span className="muted"> · {payout.providerPayoutId}</span>}
+          </dd>
+        </div>
+        {payout.processingAt && (
+          <div>
+            <dt>{t("approvedAt")}</dt>
+            <dd>{date(payout.processingAt)}</dd>
+          </div>
+        )}
+        {payout.paidAt && (
+          <div>
+            <dt>{t("paidAt")}</dt>
+            <dd>{date(payout.paidAt)}</dd>
+          </div>
+        )}
+        {payout.failedAt && (
+          <div>
+            <dt>{t("failedAt")}</dt>
+            <dd>
+              {date(payout.failedAt)}
+              {payout.failureReason && <span className="admin-reason"> — {payout.failureReason}</span>}
+            </dd>
+          </div>
+        )}
+      </dl>
+      <ul className="admin-checks" aria-label={t("checks.label")}>
+        {checks.map((c) => (
+          <li key={c.label} data-ok={c.ok}>
+            <span aria-hidden="true">{c.ok ? "✓" : "✗"}</span>
+            {c.label}
+            <span className="sr-only">: {c.ok ? t("checks.yes") : t("checks.no")}</span>
+          </li>
+        ))}
+      </ul>
+      {(payout.status === "requested" || (payout.status === "processing" && manual)) && (
+        <div className="actions admin-actions">
+          {payout.status === "requested" && (
+            <button
+              type="button"
+              className="btn btn-primary btn-sm"
+              disabled={busy !== null || !allChecked}
+              aria-busy={busy === "approve"}
+              aria-describedby={allChecked ? undefined : `checks-${payout.id}`}
+              onClick={() => onAct("approve")}
+            >
+              {busy === "approve" ? t("approving") : t("approve")}
+            </button>
+          )}
+          {payout.status === "processing" && (
+            <button
+              type="button"
+              className="btn btn-primary btn-sm"
+              disabled={busy !== null}
+              aria-busy={busy === "paid"}
+              onClick={() => onAct("paid")}
+            >
+              {busy === "paid" ? t("markingPaid") : t("markPaid")}
+            </button>
+          )}
+          <button type="button" className="btn btn-ghost btn-sm" disabled={busy !== null} onClick={onFail}>
+            {t("markFailed")}
+          </button>
+          {!allChecked && payout.status === "requested" && (
+            <p id={`checks-${payout.id}`} className="field-error admin-checks-hint">
+              {t("checksMissing")}
+            </p>
+          )}
+        </div>
+      )}
+      {payout.status === "processing" && !manual && <p className="muted">{t("stripeReports")}</p>}
+    </li>
+  );
+}

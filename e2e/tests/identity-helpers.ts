@@ -1,0 +1,64 @@
+import { type APIRequestContext, type Page, request } from "@playwright/test";
+import { expect, mailedLink, uniqueEmail } from "../fixtures.ts";
+import { apiUrl, webUrl } from "../playwright.config.ts";
+
+/*
+ * Fresh accounts for the identity and payout journeys: an identity check is done once per account
+ * and counted per day, so each test brings its own account instead of reusing a demo one.
+ */
+
+export const PASSWORD = "payouts-journey-1";
+
+export type Onboarding = "individual" | "professional" | "none";
+
+export interface Account {
+  email: string;
+  /** Signed in as the account (the browser's origin, as the API requires). */
+  api: APIRequestContext;
+}
+
+const address = { line1: "12 Calle Mayor", city: "Madrid", postalCode: "28013", country: "ES" };
+
+/**
+ * Signs up, confirms the e-mail and (unless "none") onboards, through the API: an individual gives
+ * first and last names (so the identity form hides them), a professional account gives none.
+ */
+export async function freshAccount(label: string, onboarding: Onboarding, locale = "en"): Promise<Account> {
+  const email = uniqueEmail(label);
+  const api = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl } });
+  const signup = await api.post("/auth/signup", {
+    data: { email, password: PASSWORD, acceptTerms: true, locale, turnstileToken: "e2e" },
+  });
+  expect(signup.status()).toBe(201);
+  const token = new URL(await mailedLink(email, "emailToken=")).searchParams.get("emailToken");
+  expect((await api.post(`/auth/verify/email/${token}`)).status()).toBe(200);
+  expect((await api.post("/auth/signin", { data: { email, password: PASSWORD } })).status()).toBe(200);
+  if (onboarding !== "none") {
+    const body =
+      onboarding === "individual"
+        ? { kind: "individual", firstName: "Ada", lastName: "Lovelace", dateOfBirth: "1990-12-10", address }
+        : {
+            kind: "professional",
+            companyName: "Lovelace Analytical Ltd",
+            registrationNumber: "B12345678",
+            vatNumber: "ESB12345678",
+            address,
+          };
+    expect((await api.post("/profile/onboarding", { data: body })).status()).toBe(200);
+  }
+  return { email, api };
+}
+
+/** Signs in through the sign-in page, in the page's language. */
+export async function signIn(
+  page: Page,
+  email: string,
+  words = { email: "E-mail", password: "Password", signIn: "Sign in" },
+) {
+  await page.goto("/signin");
+  await page.getByLabel(words.email).fill(email);
+  await page.getByLabel(words.password).fill(PASSWORD);
+  await page.getByRole("button", { name: words.signIn }).click();
+  // A first visit may compile the dashboard in development: allow it time.
+  await expect(page).toHaveURL(/\/account(\/onboarding)?$/, { timeout: 30_000 });
+}

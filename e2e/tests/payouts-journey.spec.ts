@@ -1,0 +1,255 @@
+import { type APIRequestContext, type Page, request } from "@playwright/test";
+import { demoEmail, demoPassword, expect, test, uniqueEmail, watchConsole } from "../fixtures.ts";
+import { apiUrl, webUrl } from "../playwright.config.ts";
+import { freshAccount, signIn } from "./identity-helpers.ts";
+
+/** A French IBAN with valid check digits (the one banks print in their examples). */
+const IBAN = "FR76 3000 6000 0112 3456 7890 189";
+
+/** A €20.00 link of the creator, bought with the sandbox's test card: €18.00 to the creator once released. */
+async function sellOnce(creator: APIRequestContext, stamp: string): Promise<void> {
+  const profile = await creator.post("/profiles", {
+    data: { displayName: "Payouts E2E", handle: `po${stamp}` },
+  });
+  expect(profile.status()).toBe(201);
+  const { id: profileId } = (await profile.json()) as { id: string };
+  const link = await creator.post("/links", {
+    data: { profileId, title: `Payout journey ${stamp}`, priceMinor: 2000, currency: "EUR" },
+  });
+  expect(link.status()).toBe(201);
+  const { token } = (await link.json()) as { token: string };
+
+  const buyer = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl } });
+  try {
+    const checkout = await buyer.post("/stripe/checkout", {
+      data: { token, email: uniqueEmail("payout-buyer"), locale: "en" },
+    });
+    expect(checkout.status()).toBe(201);
+    const { orderId, checkoutSecret, paymentId } = (await checkout.json()) as {
+      orderId: string;
+      checkoutSecret: string;
+      paymentId: string;
+    };
+    const confirm = await buyer.post(`/sandbox/payments/${paymentId}/confirm`, {
+      data: { card: "4242424242424242", expiry: "12/34", cvc: "123" },
+    });
+    expect(confirm.ok()).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const res = await buyer.get(`/checkout/${orderId}?secret=${checkoutSecret}`);
+          return ((await res.json()) as { status: string }).status;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe("paid");
+    // The refund window ends (the clock moved to its end): this sale, and only it, becomes available
+    // (other tests running alongside keep their sales held).
+    const wallet = (await (await creator.get("/wallet")).json()) as {
+      held: { orderId: string; availableAt: string }[];
+    };
+    const held = wallet.held.find((h) => h.orderId === orderId);
+    if (!held) throw new Error("the sale is not held");
+    const released = await buyer.post("/dev/holds/release", {
+      data: { asOf: held.availableAt, orderIds: [orderId] },
+    });
+    expect(released.status()).toBe(200);
+  } finally {
+    await buyer.dispose();
+  }
+}
+
+/** The figure a balance card shows under one of its labels ("Available", "In transit"). */
+const balance = (page: Page, label: string) =>
+  page
+    .getByRole("listitem", { name: "Balances in EUR" })
+    .locator("div")
+    .filter({ has: page.getByRole("term").getByText(label, { exact: true }) })
+    .locator(".balance-amount");
+
+const successToast = (page: Page, text: string) =>
+  page.locator("[data-sonner-toast][data-type='success']").filter({ hasText: text });
+
+test.describe("payouts journey", () => {
+  // Sign-up, a sale, an identity check, a withdrawal and an operator's two steps, in two browsers.
+  test.setTimeout(180_000);
+
+  test("a creator verifies, withdraws, and an admin approves and pays: the creator sees it paid", async ({
+    page,
+    browser,
+    consoleErrors: _,
+  }) => {
+    const stamp = Date.now().toString(36);
+    const creator = await freshAccount("payouts-journey", "individual");
+    await sellOnce(creator.api, stamp);
+
+    await signIn(page, creator.email);
+    await page.goto("/account/wallet");
+    await expect(balance(page, "Available")).toHaveText("€18.00");
+    const withdraw = page.getByRole("region", { name: "Withdraw to your bank" });
+    const withdrawButton = withdraw.getByRole("button", { name: "Withdraw" });
+    await expect(withdrawButton).toBeDisabled();
+    await expect(withdraw).toContainText("Add the bank account (IBAN) the money goes to.");
+
+    // The IBAN: saved, then shown masked.
+    await page.getByLabel("Account holder").fill("Ada Lovelace");
+    await page.getByLabel("IBAN", { exact: true }).fill(IBAN);
+    await page.getByRole("button", { name: "Save the bank account" }).click();
+    const banks = page.getByRole("region", { name: "Bank accounts" });
+    await expect(banks).toContainText("0189");
+    await expect(banks).not.toContainText("3000 6000 0112");
+
+    // Told to verify: the withdrawal waits for the identity check, whose section says why.
+    await expect(withdraw).not.toContainText("Add the bank account (IBAN) the money goes to.");
+    await expect(withdraw).toContainText("Verify your identity: we must know who we pay.");
+    await expect(withdrawButton).toBeDisabled();
+    const identity = page.getByRole("region", { name: "Identity verification" });
+    await expect(identity.getByText("Verify your identity to withdraw")).toBeVisible();
+
+    // The sandbox identity check, approved on its page, then back in the wallet.
+    await identity.getByRole("button", { name: "Verify my identity" }).click();
+    await page
+      .getByRole("dialog", { name: "Verify my identity" })
+      .getByRole("button", { name: "Continue to the check" })
+      .click();
+    await expect(page).toHaveURL(/\/identity\/sandbox\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    await expect(page.getByText("Sandbox — no real identity check")).toBeVisible();
+    await page.getByRole("group", { name: "Decision" }).getByRole("button", { name: "Approve" }).click();
+    await expect(page).toHaveURL(/\/account\/wallet/, { timeout: 30_000 });
+    await expect(identity.getByText("Identity verified")).toBeVisible({ timeout: 20_000 });
+
+    // Withdraw €12.00 of the €18.00.
+    await expect(withdrawButton).toBeEnabled();
+    await withdraw.getByLabel("Amount (EUR)").fill("12.00");
+    await withdrawButton.click();
+    await expect(successToast(page, "Payout requested")).toBeVisible();
+    const payouts = page.getByRole("region", { name: "Payouts" });
+    await expect(payouts.getByRole("listitem", { name: "Payout of €12.00, Requested" })).toBeVisible();
+    await expect(balance(page, "Available")).toHaveText("€6.00");
+    await expect(balance(page, "In transit")).toHaveText("€12.00");
+
+    // An operator, in another browser: the queue, the payee's checks, approve, then mark paid.
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    const adminErrors = watchConsole(admin);
+    await admin.goto("/signin");
+    await admin.getByLabel("E-mail").fill(demoEmail("admin"));
+    await admin.getByLabel("Password").fill(demoPassword);
+    await admin.getByRole("button", { name: "Sign in" }).click();
+    await expect(admin).toHaveURL(/\/account$/, { timeout: 30_000 });
+    await admin.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Admin" }).click();
+    await expect(admin).toHaveURL(/\/admin\/payouts$/, { timeout: 30_000 });
+    await expect(admin.getByRole("heading", { level: 1 })).toHaveText("Payouts");
+    await expect(admin.getByRole("button", { name: "Requested", exact: true })).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
+
+    const row = admin.getByRole("listitem", { name: `Payout of €12.00 to ${creator.email}` });
+    await expect(row).toBeVisible();
+    await expect(row).toContainText("0189");
+    await expect(row).toContainText("Ada Lovelace");
+    const checks = row.getByRole("list", { name: "Checks" });
+    await expect(checks).toContainText("Identity approved: yes");
+    await expect(checks).toContainText("Onboarding complete: yes");
+    await expect(checks).toContainText("Bank account on file: yes");
+    await row.getByRole("button", { name: "Approve" }).click();
+    await expect(successToast(admin, "Payout approved")).toBeVisible();
+    // Approved, it leaves the requested queue for the processing one.
+    await expect(row).toHaveCount(0);
+    await admin.getByRole("button", { name: "Processing", exact: true }).click();
+    await expect(admin).toHaveURL(/\/admin\/payouts\?status=processing$/);
+    await expect(row).toContainText("Processing");
+    await row.getByRole("button", { name: "Mark paid" }).click();
+    await expect(successToast(admin, "Payout marked paid.")).toBeVisible();
+    await expect(row).toHaveCount(0);
+    await admin.getByRole("button", { name: "Paid", exact: true }).click();
+    await expect(row).toContainText("Paid");
+    expect(adminErrors, "admin browser console errors").toEqual([]);
+    await adminContext.close();
+
+    // The creator sees it paid, and the balance down by the amount: €6.00 left, nothing in transit.
+    await page.reload();
+    await expect(payouts.getByRole("listitem", { name: "Payout of €12.00, Paid" })).toBeVisible();
+    await expect(balance(page, "Available")).toHaveText("€6.00");
+    await expect(balance(page, "In transit")).toHaveText("€0.00");
+    await creator.api.dispose();
+  });
+
+  test("an operator marks a payout failed with a reason: the creator reads why and has the money back", async ({
+    page,
+    browser,
+    consoleErrors: _,
+  }) => {
+    const stamp = Date.now().toString(36);
+    const creator = await freshAccount("payouts-failed", "individual");
+    await sellOnce(creator.api, stamp);
+    // Verified, with an IBAN and a payout of everything, through the API: the journey above does it by hand.
+    const session = (await (await creator.api.post("/identity/sessions", { data: {} })).json()) as {
+      id: string;
+    };
+    const decided = await creator.api.post(`/identity/sandbox/sessions/${session.id}/decision`, {
+      data: { outcome: "approved" },
+    });
+    expect(decided.status()).toBe(202);
+    await expect
+      .poll(async () => ((await (await creator.api.get("/identity")).json()) as { status: string }).status)
+      .toBe("approved");
+    const bank = await creator.api.post("/profile/bank-accounts", {
+      data: { holderName: "Ada Lovelace", iban: IBAN },
+    });
+    expect(bank.status()).toBe(201);
+    const { id: bankAccountId } = (await bank.json()) as { id: string };
+    const payout = await creator.api.post("/profile/payout", { data: { bankAccountId } });
+    expect(payout.status()).toBe(201);
+
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    const adminErrors = watchConsole(admin);
+    await admin.goto("/signin");
+    await admin.getByLabel("E-mail").fill(demoEmail("admin"));
+    await admin.getByLabel("Password").fill(demoPassword);
+    await admin.getByRole("button", { name: "Sign in" }).click();
+    await expect(admin).toHaveURL(/\/account$/, { timeout: 30_000 });
+    await admin.goto("/admin");
+    await expect(admin).toHaveURL(/\/admin\/payouts$/, { timeout: 30_000 });
+    const row = admin.getByRole("listitem", { name: `Payout of €18.00 to ${creator.email}` });
+    await row.getByRole("button", { name: "Mark failed" }).click();
+    const dialog = admin.getByRole("dialog", { name: "Mark the payout failed" });
+    await expect(dialog).toContainText(`€18.00 to ${creator.email} will go back`);
+    // The reason is required: refused before any call.
+    await dialog.getByRole("button", { name: "Mark failed" }).click();
+    await expect(dialog.getByText("Give a reason of 3 to 500 characters.")).toBeVisible();
+    await dialog.getByLabel("Reason").fill("The bank refused the transfer: account closed.");
+    await dialog.getByRole("button", { name: "Mark failed" }).click();
+    await expect(successToast(admin, "Payout marked failed")).toBeVisible();
+    await expect(dialog).toHaveCount(0);
+    await expect(row).toHaveCount(0);
+    await admin.getByRole("button", { name: "Failed", exact: true }).click();
+    await expect(row).toContainText("The bank refused the transfer: account closed.");
+    await expect(row.getByRole("button")).toHaveCount(0);
+    expect(adminErrors, "admin browser console errors").toEqual([]);
+    await adminContext.close();
+
+    await signIn(page, creator.email);
+    await page.goto("/account/wallet");
+    const failed = page.getByRole("listitem", { name: "Payout of €18.00, Failed" });
+    await expect(failed).toContainText("The bank refused the transfer: account closed.");
+    await expect(balance(page, "Available")).toHaveText("€18.00");
+    await expect(balance(page, "In transit")).toHaveText("€0.00");
+    await creator.api.dispose();
+  });
+
+  test("the admin console is for admins only", async ({ page, consoleErrors: _ }) => {
+    await page.goto("/signin");
+    await page.getByLabel("E-mail").fill(demoEmail("creator"));
+    await page.getByLabel("Password").fill(demoPassword);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/account$/, { timeout: 30_000 });
+    await expect(
+      page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Admin" }),
+    ).toHaveCount(0);
+    await page.goto("/admin");
+    await expect(page).toHaveURL(/\/account$/, { timeout: 30_000 });
+  });
+});
