@@ -47,6 +47,28 @@ export async function apiAs(label: "admin" | "creator" | "affiliate"): Promise<A
   return ctx;
 }
 
+/** The sign-in page's words, in English unless a test passes its language's. */
+export const signInWords = { email: "E-mail", password: "Password", signIn: "Sign in" };
+
+/** Signs in through the sign-in page, in the page's language, and waits to land on `landing`. */
+export async function signInThroughPage(
+  page: Page,
+  email: string,
+  password: string,
+  { words = signInWords, landing = /\/account$/ }: { words?: typeof signInWords; landing?: RegExp } = {},
+): Promise<void> {
+  await page.goto("/signin");
+  await page.getByLabel(words.email).fill(email);
+  await page.getByLabel(words.password).fill(password);
+  await page.getByRole("button", { name: words.signIn }).click();
+  // A first visit may compile the dashboard in development: allow it time.
+  await expect(page).toHaveURL(landing, { timeout: 30_000 });
+}
+
+/** Signs in as a demo account through the sign-in page. */
+export const signInAs = (page: Page, label: "admin" | "creator" | "affiliate", words = signInWords) =>
+  signInThroughPage(page, demoEmail(label), demoPassword, { words });
+
 /** Fails the test on any browser error that is not an expected failed request. */
 export function watchConsole(page: Page): string[] {
   const errors: string[] = [];

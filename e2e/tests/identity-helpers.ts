@@ -1,5 +1,5 @@
 import { type APIRequestContext, type Page, request } from "@playwright/test";
-import { expect, mailedLink, uniqueEmail } from "../fixtures.ts";
+import { expect, mailedLink, signInThroughPage, signInWords, uniqueEmail } from "../fixtures.ts";
 import { apiUrl, webUrl } from "../playwright.config.ts";
 
 /*
@@ -49,16 +49,6 @@ export async function freshAccount(label: string, onboarding: Onboarding, locale
   return { email, api };
 }
 
-/** Signs in through the sign-in page, in the page's language. */
-export async function signIn(
-  page: Page,
-  email: string,
-  words = { email: "E-mail", password: "Password", signIn: "Sign in" },
-) {
-  await page.goto("/signin");
-  await page.getByLabel(words.email).fill(email);
-  await page.getByLabel(words.password).fill(PASSWORD);
-  await page.getByRole("button", { name: words.signIn }).click();
-  // A first visit may compile the dashboard in development: allow it time.
-  await expect(page).toHaveURL(/\/account(\/onboarding)?$/, { timeout: 30_000 });
-}
+/** Signs in through the sign-in page, in the page's language: the dashboard, or onboarding when not done. */
+export const signIn = (page: Page, email: string, words = signInWords) =>
+  signInThroughPage(page, email, PASSWORD, { words, landing: /\/account(\/onboarding)?$/ });

@@ -1,19 +1,10 @@
 import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { apiAs, demoEmail, demoPassword, expect, test, watchConsole } from "../fixtures.ts";
+import { apiAs, expect, signInAs, test, watchConsole } from "../fixtures.ts";
 
 const files = path.resolve(import.meta.dirname, "../../apps/api/test/fixtures/files");
 const photo = path.join(files, "photo.png");
 const pdf = path.join(files, "document.pdf");
-
-async function signInAsCreator(page: Page, words: { email: string; password: string; signIn: string }) {
-  await page.goto("/signin");
-  await page.getByLabel(words.email).fill(demoEmail("creator"));
-  await page.getByLabel(words.password).fill(demoPassword);
-  await page.getByRole("button", { name: words.signIn }).click();
-  // Generous: against `next dev` the first visit of a page compiles it.
-  await expect(page).toHaveURL(/\/account$/, { timeout: 30_000 });
-}
 
 /** The creator needs a profile to own links: made through the API when there is none. */
 async function ensureProfile(api: APIRequestContext): Promise<string | null> {
@@ -50,7 +41,7 @@ test.describe("creator links", () => {
   }) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     const title = `E2E link ${Date.now().toString(36)}`;
-    await signInAsCreator(page, { email: "E-mail", password: "Password", signIn: "Sign in" });
+    await signInAs(page, "creator");
     await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Links" }).click();
     await expect(page).toHaveURL(/\/account\/links$/, { timeout: 30_000 });
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Links");
@@ -167,7 +158,7 @@ test.describe("creator links", () => {
     page.on("request", (req) => {
       if (req.url().includes("/upload")) uploads.push(req.url());
     });
-    await signInAsCreator(page, { email: "E-mail", password: "Mot de passe", signIn: "Se connecter" });
+    await signInAs(page, "creator", { email: "E-mail", password: "Mot de passe", signIn: "Se connecter" });
     await page.goto("/account/links");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Liens");
     await page.getByRole("button", { name: "Créer un lien" }).click();

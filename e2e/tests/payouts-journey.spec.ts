@@ -1,62 +1,30 @@
-import { type APIRequestContext, type Page, request } from "@playwright/test";
-import { demoEmail, demoPassword, expect, test, uniqueEmail, watchConsole } from "../fixtures.ts";
-import { apiUrl, webUrl } from "../playwright.config.ts";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, signInAs, test, watchConsole } from "../fixtures.ts";
 import { freshAccount, signIn } from "./identity-helpers.ts";
+import { sellOnce } from "./sale-helpers.ts";
 
 /** A French IBAN with valid check digits (the one banks print in their examples). */
 const IBAN = "FR76 3000 6000 0112 3456 7890 189";
 
-/** A €20.00 link of the creator, bought with the sandbox's test card: €18.00 to the creator once released. */
-async function sellOnce(creator: APIRequestContext, stamp: string): Promise<void> {
-  const profile = await creator.post("/profiles", {
-    data: { displayName: "Payouts E2E", handle: `po${stamp}` },
+/** A sale of the creator whose refund window has ended: €18.00 available to withdraw. */
+async function sellAvailable(creator: APIRequestContext, stamp: string): Promise<void> {
+  const { orderId } = await sellOnce(creator, {
+    displayName: "Payouts E2E",
+    handle: `po${stamp}`,
+    title: `Payout journey ${stamp}`,
+    buyer: "payout-buyer",
   });
-  expect(profile.status()).toBe(201);
-  const { id: profileId } = (await profile.json()) as { id: string };
-  const link = await creator.post("/links", {
-    data: { profileId, title: `Payout journey ${stamp}`, priceMinor: 2000, currency: "EUR" },
+  // The refund window ends (the clock moved to its end): this sale, and only it, becomes available
+  // (other tests running alongside keep their sales held).
+  const wallet = (await (await creator.get("/wallet")).json()) as {
+    held: { orderId: string; availableAt: string }[];
+  };
+  const held = wallet.held.find((h) => h.orderId === orderId);
+  if (!held) throw new Error("the sale is not held");
+  const released = await creator.post("/dev/holds/release", {
+    data: { asOf: held.availableAt, orderIds: [orderId] },
   });
-  expect(link.status()).toBe(201);
-  const { token } = (await link.json()) as { token: string };
-
-  const buyer = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl } });
-  try {
-    const checkout = await buyer.post("/stripe/checkout", {
-      data: { token, email: uniqueEmail("payout-buyer"), locale: "en" },
-    });
-    expect(checkout.status()).toBe(201);
-    const { orderId, checkoutSecret, paymentId } = (await checkout.json()) as {
-      orderId: string;
-      checkoutSecret: string;
-      paymentId: string;
-    };
-    const confirm = await buyer.post(`/sandbox/payments/${paymentId}/confirm`, {
-      data: { card: "4242424242424242", expiry: "12/34", cvc: "123" },
-    });
-    expect(confirm.ok()).toBe(true);
-    await expect
-      .poll(
-        async () => {
-          const res = await buyer.get(`/checkout/${orderId}?secret=${checkoutSecret}`);
-          return ((await res.json()) as { status: string }).status;
-        },
-        { timeout: 20_000 },
-      )
-      .toBe("paid");
-    // The refund window ends (the clock moved to its end): this sale, and only it, becomes available
-    // (other tests running alongside keep their sales held).
-    const wallet = (await (await creator.get("/wallet")).json()) as {
-      held: { orderId: string; availableAt: string }[];
-    };
-    const held = wallet.held.find((h) => h.orderId === orderId);
-    if (!held) throw new Error("the sale is not held");
-    const released = await buyer.post("/dev/holds/release", {
-      data: { asOf: held.availableAt, orderIds: [orderId] },
-    });
-    expect(released.status()).toBe(200);
-  } finally {
-    await buyer.dispose();
-  }
+  expect(released.status()).toBe(200);
 }
 
 /** The figure a balance card shows under one of its labels ("Available", "In transit"). */
@@ -81,7 +49,7 @@ test.describe("payouts journey", () => {
   }) => {
     const stamp = Date.now().toString(36);
     const creator = await freshAccount("payouts-journey", "individual");
-    await sellOnce(creator.api, stamp);
+    await sellAvailable(creator.api, stamp);
 
     await signIn(page, creator.email);
     await page.goto("/account/wallet");
@@ -132,11 +100,7 @@ test.describe("payouts journey", () => {
     const adminContext = await browser.newContext();
     const admin = await adminContext.newPage();
     const adminErrors = watchConsole(admin);
-    await admin.goto("/signin");
-    await admin.getByLabel("E-mail").fill(demoEmail("admin"));
-    await admin.getByLabel("Password").fill(demoPassword);
-    await admin.getByRole("button", { name: "Sign in" }).click();
-    await expect(admin).toHaveURL(/\/account$/, { timeout: 30_000 });
+    await signInAs(admin, "admin");
     await admin.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Admin" }).click();
     await expect(admin).toHaveURL(/\/admin\/payouts$/, { timeout: 30_000 });
     await expect(admin.getByRole("heading", { level: 1 })).toHaveText("Payouts");
@@ -183,7 +147,7 @@ test.describe("payouts journey", () => {
   }) => {
     const stamp = Date.now().toString(36);
     const creator = await freshAccount("payouts-failed", "individual");
-    await sellOnce(creator.api, stamp);
+    await sellAvailable(creator.api, stamp);
     // Verified, with an IBAN and a payout of everything, through the API: the journey above does it by hand.
     const session = (await (await creator.api.post("/identity/sessions", { data: {} })).json()) as {
       id: string;
@@ -206,11 +170,7 @@ test.describe("payouts journey", () => {
     const adminContext = await browser.newContext();
     const admin = await adminContext.newPage();
     const adminErrors = watchConsole(admin);
-    await admin.goto("/signin");
-    await admin.getByLabel("E-mail").fill(demoEmail("admin"));
-    await admin.getByLabel("Password").fill(demoPassword);
-    await admin.getByRole("button", { name: "Sign in" }).click();
-    await expect(admin).toHaveURL(/\/account$/, { timeout: 30_000 });
+    await signInAs(admin, "admin");
     await admin.goto("/admin");
     await expect(admin).toHaveURL(/\/admin\/payouts$/, { timeout: 30_000 });
     const row = admin.getByRole("listitem", { name: `Payout of €18.00 to ${creator.email}` });
@@ -241,11 +201,7 @@ test.describe("payouts journey", () => {
   });
 
   test("the admin console is for admins only", async ({ page, consoleErrors: _ }) => {
-    await page.goto("/signin");
-    await page.getByLabel("E-mail").fill(demoEmail("creator"));
-    await page.getByLabel("Password").fill(demoPassword);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/account$/, { timeout: 30_000 });
+    await signInAs(page, "creator");
     await expect(
       page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Admin" }),
     ).toHaveCount(0);

@@ -1,67 +1,25 @@
-import { type APIRequestContext, type Page, request } from "@playwright/test";
-import { apiAs, demoEmail, demoPassword, expect, test, uniqueEmail, watchConsole } from "../fixtures.ts";
-import { apiUrl, webUrl } from "../playwright.config.ts";
+import type { APIRequestContext } from "@playwright/test";
+import { apiAs, expect, signInAs, test, watchConsole } from "../fixtures.ts";
+import { apiUrl } from "../playwright.config.ts";
+import { type Sale, sellOnce } from "./sale-helpers.ts";
 
-async function signInAsCreator(page: Page, words: { email: string; password: string; signIn: string }) {
-  await page.goto("/signin");
-  await page.getByLabel(words.email).fill(demoEmail("creator"));
-  await page.getByLabel(words.password).fill(demoPassword);
-  await page.getByRole("button", { name: words.signIn }).click();
-  // A first visit may compile the dashboard in development: allow it time.
-  await expect(page).toHaveURL(/\/account$/, { timeout: 30_000 });
-}
-
-interface Sale {
+interface SeededSale extends Sale {
   api: APIRequestContext;
-  profileId: string;
-  linkId: string;
-  title: string;
-  orderId: string;
 }
 
 /** A link of the demo creator at €20.00, bought by an anonymous buyer with the sandbox's test card. */
-async function seedSale(stamp: string): Promise<Sale> {
+async function seedSale(stamp: string): Promise<SeededSale> {
   const api = await apiAs("creator");
-  const profile = await api.post("/profiles", { data: { displayName: "Wallet E2E", handle: `wl${stamp}` } });
-  expect(profile.status()).toBe(201);
-  const { id: profileId } = (await profile.json()) as { id: string };
-  const title = `Wallet sale ${stamp}`;
-  const link = await api.post("/links", { data: { profileId, title, priceMinor: 2000, currency: "EUR" } });
-  expect(link.status()).toBe(201);
-  const { id: linkId, token } = (await link.json()) as { id: string; token: string };
-
-  const buyer = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl } });
-  try {
-    const checkout = await buyer.post("/stripe/checkout", {
-      data: { token, email: uniqueEmail("wallet-buyer"), locale: "en" },
-    });
-    expect(checkout.status()).toBe(201);
-    const { orderId, checkoutSecret, paymentId } = (await checkout.json()) as {
-      orderId: string;
-      checkoutSecret: string;
-      paymentId: string;
-    };
-    const confirm = await buyer.post(`/sandbox/payments/${paymentId}/confirm`, {
-      data: { card: "4242424242424242", expiry: "12/34", cvc: "123" },
-    });
-    expect(confirm.ok()).toBe(true);
-    // The payment's event reaches the ledger through a job: wait until the order is paid.
-    await expect
-      .poll(
-        async () => {
-          const res = await buyer.get(`/checkout/${orderId}?secret=${checkoutSecret}`);
-          return ((await res.json()) as { status: string }).status;
-        },
-        { timeout: 20_000 },
-      )
-      .toBe("paid");
-    return { api, profileId, linkId, title, orderId };
-  } finally {
-    await buyer.dispose();
-  }
+  const sale = await sellOnce(api, {
+    displayName: "Wallet E2E",
+    handle: `wl${stamp}`,
+    title: `Wallet sale ${stamp}`,
+    buyer: "wallet-buyer",
+  });
+  return { api, ...sale };
 }
 
-async function cleanUp({ api, profileId, linkId }: Sale) {
+async function cleanUp({ api, profileId, linkId }: SeededSale) {
   // Deleting a link only hides it: the sale and its ledger entries stay, as they must.
   await api.delete(`/links/${linkId}`);
   await api.delete(`/profiles/${profileId}`);
@@ -89,7 +47,7 @@ test.describe("wallet and dashboard home", () => {
       );
 
       // The dashboard home: the count, and the latest order with its title, amount and status.
-      await signInAsCreator(page, { email: "E-mail", password: "Password", signIn: "Sign in" });
+      await signInAs(page, "creator");
       const count = page.getByRole("region", { name: "Sales", exact: true }).locator(".stat-value");
       await expect(count).toHaveText(/^\d+$/);
       expect(Number(await count.textContent())).toBeGreaterThanOrEqual(1);
@@ -174,7 +132,7 @@ test.describe("wallet and dashboard home", () => {
     const context = await browser.newContext({ locale: "fr-FR" });
     const page = await context.newPage();
     const consoleErrors = watchConsole(page);
-    await signInAsCreator(page, { email: "E-mail", password: "Mot de passe", signIn: "Se connecter" });
+    await signInAs(page, "creator", { email: "E-mail", password: "Mot de passe", signIn: "Se connecter" });
     await page.goto("/account/wallet");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Portefeuille");
     await expect(page.getByRole("heading", { level: 2, name: "Mouvements d’argent" })).toBeVisible();

@@ -8,8 +8,9 @@ import {
   payoutStatuses,
 } from "@salelink/contracts/payouts";
 import { useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { ListStates, LoadMore } from "@/components/ui/list-states.tsx";
+import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
 import { toast } from "@/lib/toast.ts";
@@ -21,12 +22,8 @@ const filters: readonly Filter[] = [...payoutStatuses, "all"];
 const PAGE_SIZE = 20;
 
 const isFilter = (value: string | null): value is Filter => filters.some((f) => f === value);
-const queryOf = (filter: Filter, cursor?: string | null) => {
-  const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
-  if (filter !== "all") params.set("status", filter);
-  if (cursor) params.set("cursor", cursor);
-  return `/admin/payouts?${params}`;
-};
+const pageOf = (filter: Filter, cursor: string | null) =>
+  pageUrl("/admin/payouts", PAGE_SIZE, cursor, filter === "all" ? "" : `status=${filter}`);
 
 /**
  * The operators' payout queue: requested payouts first (the default filter), each with the checks
@@ -35,10 +32,7 @@ const queryOf = (filter: Filter, cursor?: string | null) => {
 export function PayoutsQueue() {
   const t = useTranslations("admin.payouts");
   const [filter, setFilter] = useState<Filter | null>(null);
-  const [loaded, setLoaded] = useState<{ filter: Filter; items: AdminPayout[]; nextCursor: string | null }>();
-  const [failed, setFailed] = useState(false);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [moreFailed, setMoreFailed] = useState(false);
+  const list = usePagedList({ schema: adminPayoutListSchema, key: filter, url: pageOf });
   /** The payout an action is running on, so its buttons show progress and others stay usable. */
   const [busy, setBusy] = useState<{ id: string; action: Action } | null>(null);
   const [failing, setFailing] = useState<AdminPayout | null>(null);
@@ -47,23 +41,6 @@ export function PayoutsQueue() {
     const status = new URLSearchParams(window.location.search).get("status");
     setFilter(isFilter(status) ? status : "requested");
   }, []);
-
-  const load = useCallback((current: Filter, signal?: AbortSignal) => {
-    setFailed(false);
-    setMoreFailed(false);
-    api(queryOf(current), { schema: adminPayoutListSchema, signal })
-      .then((list) => setLoaded({ filter: current, ...list }))
-      .catch(() => {
-        if (!signal?.aborted) setFailed(true);
-      });
-  }, []);
-
-  useEffect(() => {
-    if (filter === null) return;
-    const controller = new AbortController();
-    load(filter, controller.signal);
-    return () => controller.abort();
-  }, [filter, load]);
 
   function choose(next: Filter) {
     setFilter(next);
@@ -75,35 +52,13 @@ export function PayoutsQueue() {
     );
   }
 
-  async function loadMore() {
-    if (!loaded?.nextCursor) return;
-    const from = loaded;
-    setLoadingMore(true);
-    setMoreFailed(false);
-    try {
-      const page = await api(queryOf(from.filter, from.nextCursor), { schema: adminPayoutListSchema });
-      setLoaded((current) =>
-        current && current.filter === from.filter
-          ? { ...current, items: [...current.items, ...page.items], nextCursor: page.nextCursor }
-          : current,
-      );
-    } catch {
-      setMoreFailed(true);
-    } finally {
-      setLoadingMore(false);
-    }
-  }
-
   /** A payout that changed status leaves a filtered queue; in "all" it is updated in place. */
   function replace(updated: AdminPayout) {
-    setLoaded((current) => {
-      if (!current) return current;
-      const items =
-        current.filter === "all" || current.filter === updated.status
-          ? current.items.map((p) => (p.id === updated.id ? updated : p))
-          : current.items.filter((p) => p.id !== updated.id);
-      return { ...current, items };
-    });
+    list.setItems((items, shown) =>
+      shown === "all" || shown === updated.status
+        ? items.map((p) => (p.id === updated.id ? updated : p))
+        : items.filter((p) => p.id !== updated.id),
+    );
   }
 
   const failure = (err: unknown) =>
@@ -125,7 +80,7 @@ export function PayoutsQueue() {
         description: failure(err),
       });
       // Someone else may have moved it: show where it stands now.
-      if (err instanceof ApiError && err.status === 409 && filter) load(filter);
+      if (err instanceof ApiError && err.status === 409) list.reload();
     } finally {
       setBusy(null);
     }
@@ -153,7 +108,6 @@ export function PayoutsQueue() {
     failed: t("filter.failed"),
     all: t("filter.all"),
   };
-  const current = filter !== null && loaded?.filter === filter ? loaded : null;
 
   return (
     <section className="admin-payouts">
@@ -174,8 +128,8 @@ export function PayoutsQueue() {
         ))}
       </fieldset>
       <ListStates
-        items={current?.items ?? null}
-        failed={failed}
+        items={list.items}
+        failed={list.failed}
         texts={{
           failed: t("loadFailed"),
           loading: t("loading"),
@@ -197,12 +151,12 @@ export function PayoutsQueue() {
                 />
               ))}
             </ul>
-            {current?.nextCursor && (
+            {list.nextCursor !== null && (
               <LoadMore
                 className="admin-more"
-                pending={loadingMore}
-                failed={moreFailed}
-                onClick={loadMore}
+                pending={list.loadingMore}
+                failed={list.moreFailed}
+                onClick={list.loadMore}
                 texts={{ more: t("loadMore"), loading: t("loadingMore"), failed: t("loadMoreFailed") }}
               />
             )}

@@ -1,10 +1,9 @@
 "use client";
 
-import { type Payout, transferListSchema } from "@salelink/contracts/payouts";
+import { transferListSchema } from "@salelink/contracts/payouts";
 import { useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
 import { ListStates, LoadMore } from "@/components/ui/list-states.tsx";
-import { api } from "@/lib/api.ts";
+import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
 import { formatMoney } from "@/lib/money.ts";
 
 const PAGE_SIZE = 20;
@@ -17,52 +16,12 @@ export function Transfers({
 }) {
   const t = useTranslations("payouts");
   const locale = useLocale();
-  const [items, setItems] = useState<Payout[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [moreFailed, setMoreFailed] = useState(false);
-
-  const load = useCallback((signal?: AbortSignal) => {
-    setFailed(false);
-    setMoreFailed(false);
-    api(`/profile/transfers?limit=${PAGE_SIZE}`, { schema: transferListSchema, signal })
-      .then((page) => {
-        setItems(page.items);
-        setNextCursor(page.nextCursor);
-      })
-      .catch(() => {
-        if (!signal?.aborted) setFailed(true);
-      });
-  }, []);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the reason to read the list again.
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load, version]);
-
-  async function loadMore() {
-    if (!nextCursor) return;
-    setLoadingMore(true);
-    setMoreFailed(false);
-    try {
-      const page = await api(`/profile/transfers?limit=${PAGE_SIZE}&cursor=${nextCursor}`, {
-        schema: transferListSchema,
-      });
-      // A payout requested meanwhile is on the first page already; never list one twice.
-      setItems((current) => {
-        const known = new Set((current ?? []).map((p) => p.id));
-        return [...(current ?? []), ...page.items.filter((p) => !known.has(p.id))];
-      });
-      setNextCursor(page.nextCursor);
-    } catch {
-      setMoreFailed(true);
-    } finally {
-      setLoadingMore(false);
-    }
-  }
+  const list = usePagedList({
+    schema: transferListSchema,
+    key: "/profile/transfers",
+    url: (path, cursor) => pageUrl(path, PAGE_SIZE, cursor),
+    refresh: version,
+  });
 
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
   const when = (iso: string) => <time dateTime={iso}>{dateTime.format(new Date(iso))}</time>;
@@ -71,8 +30,8 @@ export function Transfers({
     <section className="wallet-section" aria-labelledby="payouts-history">
       <h2 id="payouts-history">{t("historyTitle")}</h2>
       <ListStates
-        items={items}
-        failed={failed}
+        items={list.items}
+        failed={list.failed}
         texts={{
           failed: t("historyLoadFailed"),
           loading: t("historyLoading"),
@@ -134,20 +93,20 @@ export function Transfers({
                 );
               })}
             </ul>
-            {nextCursor !== null && (
+            {list.nextCursor !== null && (
               <LoadMore
                 className="tx-more"
-                pending={loadingMore}
-                failed={moreFailed}
-                onClick={loadMore}
+                pending={list.loadingMore}
+                failed={list.moreFailed}
+                onClick={list.loadMore}
                 texts={{ more: t("loadMore"), loading: t("loadingMore"), failed: t("moreFailed") }}
               />
             )}
           </>
         )}
       </ListStates>
-      {failed && (
-        <button type="button" className="btn btn-ghost btn-sm" onClick={() => load()}>
+      {list.failed && (
+        <button type="button" className="btn btn-ghost btn-sm" onClick={list.reload}>
           {t("retry")}
         </button>
       )}

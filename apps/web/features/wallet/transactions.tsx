@@ -3,17 +3,14 @@
 import { currencies } from "@salelink/contracts/business-rules";
 import { type Transaction, transactionKinds, transactionListSchema } from "@salelink/contracts/wallet";
 import { useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { LoadMore } from "@/components/ui/list-states.tsx";
-import { api } from "@/lib/api.ts";
+import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
 import { formatMoney } from "@/lib/money.ts";
 import { runtimeConfig } from "@/lib/runtime-config.ts";
 import { filtersFrom, filtersQuery, noFilters, type TransactionFilters } from "./filters.ts";
 
 const PAGE_SIZE = 25;
-
-/** The list as loaded for one query: a page of another query is never mixed in. */
-type Loaded = { query: string; items: Transaction[]; nextCursor: number | null };
 
 /**
  * Every money movement, newest first, page by page. The filters live in the page's query (a
@@ -25,10 +22,11 @@ export function Transactions() {
   /** null until read from the address (only the browser knows it: the page is rendered statically). */
   const [filters, setFilterState] = useState<TransactionFilters | null>(null);
   const query = filters ? filtersQuery(filters) : null;
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [moreFailed, setMoreFailed] = useState(false);
+  const list = usePagedList({
+    schema: transactionListSchema,
+    key: query,
+    url: (of, cursor) => pageUrl("/transactions", PAGE_SIZE, cursor, of),
+  });
   const [apiUrl, setApiUrl] = useState<string | null>(null);
 
   useEffect(() => {
@@ -37,29 +35,6 @@ export function Transactions() {
       .then((config) => setApiUrl(config.apiUrl))
       .catch(() => setApiUrl(null));
   }, []);
-
-  const load = useCallback(
-    (signal?: AbortSignal) => {
-      if (query === null) return;
-      setFailed(false);
-      setMoreFailed(false);
-      api(`/transactions?limit=${PAGE_SIZE}${query ? `&${query}` : ""}`, {
-        schema: transactionListSchema,
-        signal,
-      })
-        .then((list) => setLoaded({ query, items: list.items, nextCursor: list.nextCursor }))
-        .catch(() => {
-          if (!signal?.aborted) setFailed(true);
-        });
-    },
-    [query],
-  );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
 
   function setFilters(next: TransactionFilters) {
     setFilterState(next);
@@ -72,31 +47,8 @@ export function Transactions() {
     );
   }
 
-  async function loadMore() {
-    if (!loaded?.nextCursor) return;
-    const from = loaded;
-    setLoadingMore(true);
-    setMoreFailed(false);
-    try {
-      const page = await api(
-        `/transactions?limit=${PAGE_SIZE}&cursor=${from.nextCursor}${from.query ? `&${from.query}` : ""}`,
-        { schema: transactionListSchema },
-      );
-      setLoaded((current) =>
-        current && current.query === from.query
-          ? { ...current, items: [...current.items, ...page.items], nextCursor: page.nextCursor }
-          : current,
-      );
-    } catch {
-      setMoreFailed(true);
-    } finally {
-      setLoadingMore(false);
-    }
-  }
-
   if (filters === null) return null;
   const filtered = query !== "";
-  const current = loaded?.query === query ? loaded : null;
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
   const day = new Intl.DateTimeFormat(locale, { dateStyle: "medium" });
   const signed = (tx: Transaction) =>
@@ -180,18 +132,18 @@ export function Transactions() {
           </button>
         )}
       </fieldset>
-      {failed ? (
+      {list.failed ? (
         <div role="alert" className="wallet-error">
           <p className="field-error">{t("txLoadFailed")}</p>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => load()}>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={list.reload}>
             {t("retry")}
           </button>
         </div>
-      ) : current === null ? (
+      ) : list.items === null ? (
         <p aria-busy="true" className="muted loading">
           {t("txLoading")}
         </p>
-      ) : current.items.length === 0 ? (
+      ) : list.items.length === 0 ? (
         filtered ? (
           <p className="empty">{t("noMatch")}</p>
         ) : (
@@ -218,7 +170,7 @@ export function Transactions() {
                 </tr>
               </thead>
               <tbody>
-                {current.items.map((tx) => (
+                {list.items.map((tx) => (
                   <tr key={tx.id}>
                     <td>
                       <time dateTime={tx.createdAt}>{dateTime.format(new Date(tx.createdAt))}</time>
@@ -241,12 +193,12 @@ export function Transactions() {
               </tbody>
             </table>
           </div>
-          {current.nextCursor !== null && (
+          {list.nextCursor !== null && (
             <LoadMore
               className="tx-more"
-              pending={loadingMore}
-              failed={moreFailed}
-              onClick={loadMore}
+              pending={list.loadingMore}
+              failed={list.moreFailed}
+              onClick={list.loadMore}
               texts={{ more: t("loadMore"), loading: t("loadingMore"), failed: t("moreFailed") }}
             />
           )}

@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { ClientMessages } from "@/components/ui/client-messages.tsx";
+import { DashboardFrame } from "@/features/account/dashboard-frame.tsx";
 import { AdminNav } from "@/features/admin/admin-nav.tsx";
-import { SiteHeader } from "@/features/shell/site-header.tsx";
 import { pageLocale } from "@/lib/page-locale.ts";
 import "@/features/admin/admin.css";
 
@@ -18,14 +17,8 @@ export default async function AdminLayout({
 }) {
   await pageLocale(params);
   return (
-    <div className="site">
-      <SiteHeader />
-      <div className="container dashboard admin">
-        <ClientMessages namespaces={["account", "admin"]}>
-          <AdminNav />
-          <div className="dashboard-main">{children}</div>
-        </ClientMessages>
-      </div>
-    </div>
+    <DashboardFrame className="admin" namespaces={["account", "admin"]} nav={<AdminNav />}>
+      {children}
+    </DashboardFrame>
   );
 }

@@ -1,0 +1,32 @@
+import type { ReactNode } from "react";
+import { ClientMessages } from "@/components/ui/client-messages.tsx";
+import { SiteHeader } from "@/features/shell/site-header.tsx";
+
+/**
+ * The dashboards' frame (the account area's and the admin console's): the site header, then the
+ * section's navigation beside its page, with the message namespaces the section's client code uses.
+ */
+export function DashboardFrame({
+  className,
+  namespaces,
+  nav,
+  children,
+}: {
+  /** Added to "container dashboard", for the section's own styles. */
+  className?: string;
+  namespaces: string[];
+  nav: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="site">
+      <SiteHeader />
+      <div className={className ? `container dashboard ${className}` : "container dashboard"}>
+        <ClientMessages namespaces={namespaces}>
+          {nav}
+          <div className="dashboard-main">{children}</div>
+        </ClientMessages>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { type APIRequestContext, request } from "@playwright/test";
+import { expect, uniqueEmail } from "../fixtures.ts";
+import { apiUrl, webUrl } from "../playwright.config.ts";
+
+export interface Sale {
+  profileId: string;
+  linkId: string;
+  title: string;
+  orderId: string;
+}
+
+/**
+ * A €20.00 link on a new profile of `seller` (signed in), bought by an anonymous buyer with the
+ * sandbox's test card: €18.00 to the seller once released. Resolves when the order is paid.
+ */
+export async function sellOnce(
+  seller: APIRequestContext,
+  names: { displayName: string; handle: string; title: string; buyer: string },
+): Promise<Sale> {
+  const { title } = names;
+  const profile = await seller.post("/profiles", {
+    data: { displayName: names.displayName, handle: names.handle },
+  });
+  expect(profile.status()).toBe(201);
+  const { id: profileId } = (await profile.json()) as { id: string };
+  const link = await seller.post("/links", { data: { profileId, title, priceMinor: 2000, currency: "EUR" } });
+  expect(link.status()).toBe(201);
+  const { id: linkId, token } = (await link.json()) as { id: string; token: string };
+
+  const buyer = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl } });
+  try {
+    const checkout = await buyer.post("/stripe/checkout", {
+      data: { token, email: uniqueEmail(names.buyer), locale: "en" },
+    });
+    expect(checkout.status()).toBe(201);
+    const { orderId, checkoutSecret, paymentId } = (await checkout.json()) as {
+      orderId: string;
+      checkoutSecret: string;
+      paymentId: string;
+    };
+    const confirm = await buyer.post(`/sandbox/payments/${paymentId}/confirm`, {
+      data: { card: "4242424242424242", expiry: "12/34", cvc: "123" },
+    });
+    expect(confirm.ok()).toBe(true);
+    // The payment's event reaches the ledger through a job: wait until the order is paid.
+    await expect
+      .poll(
+        async () => {
+          const res = await buyer.get(`/checkout/${orderId}?secret=${checkoutSecret}`);
+          return ((await res.json()) as { status: string }).status;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe("paid");
+    return { profileId, linkId, title, orderId };
+  } finally {
+    await buyer.dispose();
+  }
+}
