@@ -16,6 +16,8 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { JobRegistry, jobsPlugin, Worker } from "./jobs/index.ts";
 import { redactPaths, redactUrl } from "./lib/redact.ts";
+import { clickRoutes } from "./modules/affiliates/clicks-routes.ts";
+import { campaignRoutes } from "./modules/affiliates/routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { registerRevalidateJobs } from "./modules/catalogue/revalidate.ts";
 import { catalogueRoutes } from "./modules/catalogue/routes.ts";
@@ -56,6 +58,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** Keys of the shared rate-limit counters in Redis (tests isolate themselves with it). */
   rateLimitNamespace?: string;
+  /** Prefix of the click counter's keys in Redis (tests isolate themselves with it). */
+  clicksNamespace?: string;
   /** Replace the configured providers (tests). */
   providers?: {
     botCheck?: BotCheck;
@@ -231,6 +235,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminPayoutRoutes, payoutDeps);
   await app.register(checkoutRoutes, { db, config, payments, pokeJobs: authDeps.pokeJobs });
   await app.register(identityRoutes, { db, config, identity, pokeJobs: authDeps.pokeJobs });
+  await app.register(clickRoutes, {
+    db,
+    config,
+    ...(deps.redis ? { redis: deps.redis } : {}),
+    namespace: deps.clicksNamespace ?? "salelink",
+  });
+  await app.register(campaignRoutes, { db, config });
   if (devMailEnabled(config.NODE_ENV, config.mail.MAIL_PROVIDER)) await app.register(devMailRoutes, { db });
 
   return app;

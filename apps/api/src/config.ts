@@ -38,6 +38,12 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   DATA_DIR: z.string().default("./data"),
   REDIS_URL: z.string().min(1).optional(),
+  /** How often counted affiliate clicks are written to the database, in one batch (ms). */
+  CLICK_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** How long a campaign token's lookup is kept in memory by the click counter (archiving shows within it). */
+  CLICK_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  /** Visitors the in-memory click dedup remembers per hour (without REDIS_URL); past it, repeats may count. */
+  CLICK_DEDUP_MAX_VISITORS: z.coerce.number().int().min(1000).max(10_000_000).default(1_000_000),
   /**
    * Which X-Forwarded-For entries to believe for the client address (rate limits): "false" (none,
    * the default: anyone can write that header), a number of proxy hops, or proxy addresses/CIDRs.

@@ -1,3 +1,4 @@
+export * from "./affiliates.ts";
 export * from "./auth.ts";
 export * from "./business-rules.ts";
 export * from "./catalogue.ts";

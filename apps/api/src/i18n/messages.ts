@@ -1,4 +1,6 @@
 import type { Locale } from "@salelink/contracts";
+import { affiliateMessages } from "./catalogue/affiliates.ts";
+import { clickMessages } from "./catalogue/clicks.ts";
 import { identityMessages } from "./catalogue/identity.ts";
 import { payoutMessages } from "./catalogue/payouts.ts";
 
@@ -9,6 +11,8 @@ export type Catalogue = Record<string, { fr: string; es: string }>;
  * the code. A test fails when a message in the code has no entry here.
  */
 export const messages: Catalogue = {
+  ...affiliateMessages,
+  ...clickMessages,
   ...identityMessages,
   ...payoutMessages,
   // Errors

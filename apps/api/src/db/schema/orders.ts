@@ -1,6 +1,7 @@
 import { currencies, locales, orderStatuses, reportReasons } from "@salelink/contracts";
 import { sql } from "drizzle-orm";
 import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { commissionClaims } from "./affiliates.ts";
 import { links, promoCodes } from "./catalogue.ts";
 import { users } from "./users.ts";
 
@@ -39,6 +40,8 @@ export const orders = pgTable(
     referrerId: uuid("referrer_id").references(() => users.id),
     feeMinor: bigint("fee_minor", { mode: "number" }),
     commissionMinor: bigint("commission_minor", { mode: "number" }),
+    /** The referrer's claim that moved this order's commission into their wallet. */
+    commissionClaimId: uuid("commission_claim_id").references(() => commissionClaims.id),
     netMinor: bigint("net_minor", { mode: "number" }),
     failureReason: text("failure_reason"),
     paidAt: timestamp("paid_at", { withTimezone: true }),
@@ -54,6 +57,7 @@ export const orders = pgTable(
     uniqueIndex("orders_access_token_idx").on(t.accessTokenHash),
     index("orders_creator_created_idx").on(t.creatorId, t.createdAt),
     index("orders_link_status_idx").on(t.linkId, t.status),
+    index("orders_referrer_idx").on(t.referrerId, t.paidAt),
     // The hold-release job looks for paid orders whose hold is over.
     index("orders_release_idx")
       .on(t.availableAt)

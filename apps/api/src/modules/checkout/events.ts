@@ -153,6 +153,12 @@ async function markRefunded(tx: Tx, order: OrderRow): Promise<void> {
       covered.push(entry);
       continue;
     }
+    // A claimed commission left with its claim: taking it from the referrer's claimable balance would
+    // take another order's commission, still unclaimed, instead.
+    if (entry.account === "affiliate_claimable" && order.commissionClaimId !== null) {
+      covered.push({ ...entry, account: "platform_fees", ownerId: null });
+      continue;
+    }
     const balance =
       (await balancesOf(tx, entry.ownerId)).find(
         (b) => b.account === entry.account && b.currency === entry.currency,

@@ -1,0 +1,271 @@
+import { createHmac } from "node:crypto";
+import type { Currency, Earning } from "@salelink/contracts";
+import { and, desc, eq, gt, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client.ts";
+import { campaigns, orders, users } from "../../db/schema/index.ts";
+
+/*
+ * Reads of the affiliate programme, computed from the orders (each paid order of a referred account
+ * carries its referrer and commission): the owner's id is in every where, through the campaign's
+ * owner_id and the order's referrer_id. Amounts are per currency, in minor units.
+ */
+
+export type CampaignRow = typeof campaigns.$inferSelect;
+export type Money = { currency: Currency; amount: number }[];
+
+export async function campaignsOf(db: DbOrTx, ownerId: string): Promise<CampaignRow[]> {
+  return db
+    .select()
+    .from(campaigns)
+    .where(eq(campaigns.ownerId, ownerId))
+    .orderBy(desc(campaigns.createdAt), desc(campaigns.id));
+}
+
+export async function campaignOf(db: DbOrTx, ownerId: string, id: string): Promise<CampaignRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.id, id), eq(campaigns.ownerId, ownerId)));
+  return row;
+}
+
+/** "a•••@example.com": enough for the owner to recognise a friend, not to contact a stranger. */
+export function maskEmail(email: string): string {
+  const [name = "", domain = ""] = email.split("@");
+  return `${name.slice(0, 1)}•••@${domain}`;
+}
+
+/** A referred account's stable pseudonym: the same on every load, and not its account id. */
+export function referralPseudonym(appSecret: string, userId: string): string {
+  return createHmac("sha256", appSecret).update(`referral:${userId}`).digest("base64url").slice(0, 22);
+}
+
+/** The end of a referred account's commission period (as checkout's referrerOf computes it). */
+export function earnsUntil(joinedAt: Date, durationMonths: number): Date {
+  const until = new Date(joinedAt);
+  until.setUTCMonth(until.getUTCMonth() + durationMonths);
+  return until;
+}
+
+const sum = (condition: ReturnType<typeof sql>) =>
+  sql<number>`coalesce(sum(${orders.commissionMinor}) filter (where ${condition}), 0)::bigint`.mapWith(
+    Number,
+  );
+
+// The three states of a commission that still counts (DESIGN section 3): held, claimable, claimed.
+// A claimed commission stays claimed after a refund: the platform bears it.
+const isPending = sql`${orders.status} = 'paid' and ${orders.releasedAt} is null`;
+const isClaimable = sql`${orders.status} = 'paid' and ${orders.releasedAt} is not null and ${orders.commissionClaimId} is null`;
+const isClaimed = sql`${orders.commissionClaimId} is not null`;
+
+/** Orders of the owner's referred accounts that carry the owner as referrer (within the window). */
+const earnedBy = (ownerId: string) =>
+  and(
+    eq(campaigns.ownerId, ownerId),
+    eq(orders.referrerId, ownerId),
+    inArray(orders.status, ["paid", "refunded"]),
+  );
+
+export interface CampaignFigures {
+  signups: number;
+  sales: number;
+  pending: Money;
+  claimable: Money;
+  claimed: Money;
+}
+
+/** Sign-ups, sales and commissions per campaign; every id asked for is in the map. */
+export async function campaignFigures(
+  db: DbOrTx,
+  ownerId: string,
+  campaignIds: readonly string[],
+): Promise<Map<string, CampaignFigures>> {
+  const figures = new Map<string, CampaignFigures>(
+    campaignIds.map((id) => [id, { signups: 0, sales: 0, pending: [], claimable: [], claimed: [] }]),
+  );
+  if (campaignIds.length === 0) return figures;
+  const ids = [...campaignIds];
+  const signups = await db
+    .select({ campaignId: campaigns.id, n: sql<number>`count(*)::int` })
+    .from(users)
+    .innerJoin(campaigns, eq(campaigns.id, users.referredByCampaignId))
+    .where(and(eq(campaigns.ownerId, ownerId), inArray(campaigns.id, ids)))
+    .groupBy(campaigns.id);
+  for (const row of signups) {
+    const f = figures.get(row.campaignId);
+    if (f) f.signups = row.n;
+  }
+  const money = await db
+    .select({
+      campaignId: campaigns.id,
+      currency: orders.currency,
+      sales: sql<number>`count(*) filter (where ${orders.status} = 'paid')::int`,
+      pending: sum(isPending),
+      claimable: sum(isClaimable),
+      claimed: sum(isClaimed),
+    })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.creatorId))
+    .innerJoin(campaigns, eq(campaigns.id, users.referredByCampaignId))
+    .where(and(earnedBy(ownerId), inArray(campaigns.id, ids)))
+    .groupBy(campaigns.id, orders.currency)
+    .orderBy(orders.currency);
+  for (const row of money) {
+    const f = figures.get(row.campaignId);
+    if (!f) continue;
+    f.sales += row.sales;
+    if (row.pending) f.pending.push({ currency: row.currency, amount: row.pending });
+    if (row.claimable) f.claimable.push({ currency: row.currency, amount: row.claimable });
+    if (row.claimed) f.claimed.push({ currency: row.currency, amount: row.claimed });
+  }
+  return figures;
+}
+
+/** Everything the owner could claim now, per currency: what POST /campaigns/claim would move. */
+export async function claimableOf(db: DbOrTx, ownerId: string): Promise<Money> {
+  const rows = await db
+    .select({ currency: orders.currency, amount: sum(isClaimable) })
+    .from(orders)
+    .where(and(eq(orders.referrerId, ownerId), eq(orders.status, "paid")))
+    .groupBy(orders.currency)
+    .orderBy(orders.currency);
+  return rows.filter((r) => r.amount > 0);
+}
+
+/** The orders a claim takes, locked until the claim's transaction ends. */
+export async function lockClaimableOrders(tx: DbOrTx, ownerId: string) {
+  return tx
+    .select({ id: orders.id, currency: orders.currency, commission: orders.commissionMinor })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.referrerId, ownerId),
+        eq(orders.status, "paid"),
+        isNotNull(orders.releasedAt),
+        isNull(orders.commissionClaimId),
+        gt(orders.commissionMinor, 0),
+      ),
+    )
+    .for("update");
+}
+
+/** Sign-ups per UTC day from `fromDay` over the given campaigns (only days with some). */
+export async function signupDays(
+  db: DbOrTx,
+  ownerId: string,
+  campaignIds: readonly string[],
+  fromDay: string,
+): Promise<{ date: string; signups: number }[]> {
+  if (campaignIds.length === 0) return [];
+  const day = sql<string>`to_char(${users.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  return db
+    .select({ date: day, signups: sql<number>`count(*)::int` })
+    .from(users)
+    .innerJoin(campaigns, eq(campaigns.id, users.referredByCampaignId))
+    .where(
+      and(
+        eq(campaigns.ownerId, ownerId),
+        inArray(campaigns.id, [...campaignIds]),
+        gte(users.createdAt, new Date(`${fromDay}T00:00:00Z`)),
+      ),
+    )
+    .groupBy(day)
+    .orderBy(day);
+}
+
+/** The accounts the owner referred, newest first, with their sales and the commissions earned. */
+export async function referralsOf(db: DbOrTx, ownerId: string, limit: number) {
+  const accounts = await db
+    .select({ id: users.id, email: users.email, campaignId: campaigns.id, joinedAt: users.createdAt })
+    .from(users)
+    .innerJoin(campaigns, eq(campaigns.id, users.referredByCampaignId))
+    .where(eq(campaigns.ownerId, ownerId))
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(limit);
+  if (accounts.length === 0) return [];
+  const sales = await db
+    .select({
+      creatorId: orders.creatorId,
+      currency: orders.currency,
+      sales: sql<number>`count(*) filter (where ${orders.status} = 'paid')::int`,
+      // What the referrer keeps: every paid commission, and a refunded one only if it was claimed.
+      earned: sum(sql`${orders.status} = 'paid' or ${orders.commissionClaimId} is not null`),
+    })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.referrerId, ownerId),
+        inArray(orders.status, ["paid", "refunded"]),
+        inArray(
+          orders.creatorId,
+          accounts.map((a) => a.id),
+        ),
+      ),
+    )
+    .groupBy(orders.creatorId, orders.currency)
+    .orderBy(orders.currency);
+  return accounts.map((a) => {
+    const mine = sales.filter((s) => s.creatorId === a.id);
+    return {
+      ...a,
+      sales: mine.reduce((n, s) => n + s.sales, 0),
+      earned: mine.filter((s) => s.earned > 0).map((s) => ({ currency: s.currency, amount: s.earned })),
+    };
+  });
+}
+
+/** One row per commission, newest sale first; `cursor` is the last order id of the previous page. */
+export async function earningsOf(
+  db: DbOrTx,
+  ownerId: string,
+  query: { cursor?: string | undefined; limit: number },
+): Promise<{ items: Earning[]; nextCursor: string | null }> {
+  // Payment times have the provider's one-second precision: ties go by creation, then id. Compared
+  // in SQL, at the database's microsecond precision; a cursor that is not the owner's matches nothing.
+  const after = query.cursor
+    ? sql`(${orders.paidAt}, ${orders.createdAt}, ${orders.id}) < (
+        select c.paid_at, c.created_at, c.id from orders c
+        where c.id = ${query.cursor} and c.referrer_id = ${ownerId})`
+    : undefined;
+  const rows = await db
+    .select({
+      orderId: orders.id,
+      campaignId: campaigns.id,
+      email: users.email,
+      saleAmount: orders.totalMinor,
+      commission: orders.commissionMinor,
+      currency: orders.currency,
+      status: orders.status,
+      releasedAt: orders.releasedAt,
+      claimId: orders.commissionClaimId,
+      paidAt: orders.paidAt,
+      availableAt: orders.availableAt,
+    })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.creatorId))
+    .innerJoin(campaigns, eq(campaigns.id, users.referredByCampaignId))
+    .where(and(earnedBy(ownerId), gt(orders.commissionMinor, 0), isNotNull(orders.paidAt), after))
+    .orderBy(desc(orders.paidAt), desc(orders.createdAt), desc(orders.id))
+    .limit(query.limit + 1);
+  const items = rows.slice(0, query.limit).map((r): Earning => {
+    const paidAt = r.paidAt ?? new Date(0);
+    return {
+      orderId: r.orderId,
+      campaignId: r.campaignId,
+      account: maskEmail(r.email),
+      saleAmount: r.saleAmount,
+      commission: r.commission ?? 0,
+      currency: r.currency,
+      status: r.claimId
+        ? "claimed"
+        : r.status === "refunded"
+          ? "reversed"
+          : r.releasedAt
+            ? "claimable"
+            : "pending",
+      paidAt: paidAt.toISOString(),
+      availableAt: (r.availableAt ?? paidAt).toISOString(),
+    };
+  });
+  return { items, nextCursor: rows.length > query.limit ? (items.at(-1)?.orderId ?? null) : null };
+}

@@ -1,0 +1,277 @@
+import { randomBytes } from "node:crypto";
+import type {
+  Campaign,
+  CampaignList,
+  CampaignStats,
+  ClaimResponse,
+  Currency,
+  campaignStatsQuerySchema,
+  createCampaignBodySchema,
+  ReferralList,
+  updateCampaignBodySchema,
+} from "@salelink/contracts";
+import { and, eq, inArray } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { z } from "zod";
+import type { Config } from "../../config.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
+import { campaigns, commissionClaims, orders, users } from "../../db/schema/index.ts";
+import { AppError } from "../../lib/errors.ts";
+import { balancesOf, post } from "../wallet/ledger.ts";
+import { commissionClaimed } from "../wallet/postings.ts";
+import { clickCounts, clickDays } from "./clicks-queries.ts";
+import {
+  type CampaignRow,
+  campaignFigures,
+  campaignOf,
+  campaignsOf,
+  claimableOf,
+  earnsUntil,
+  lockClaimableOrders,
+  type Money,
+  maskEmail,
+  referralPseudonym,
+  referralsOf,
+  signupDays,
+} from "./queries.ts";
+
+/*
+ * Campaigns (each with its own `?ref=` token and share link) and claims. Commissions themselves are
+ * posted by checkout when a referred account's order is paid, released or refunded; a claim moves
+ * the claimable ones into the wallet's available balance, once.
+ */
+
+export const campaignNotFound = () => new AppError("NotFoundException", "This campaign was not found.");
+export const nothingToClaim = () => new AppError("ConflictException", "Nothing to claim yet.");
+const claimUnavailable = () =>
+  new AppError("ConflictException", "Your commissions cannot be claimed right now. Please try again later.");
+
+/** How many referred accounts GET /campaigns/referrals lists (the newest). */
+export const REFERRALS_SHOWN = 200;
+
+/** 16 base64url characters: 96 random bits, unguessable, and short enough for a share link. */
+const newToken = () => randomBytes(12).toString("base64url");
+
+export function shareUrl(config: Config, token: string): string {
+  const url = new URL("/", config.WEB_ORIGIN);
+  url.searchParams.set("ref", token);
+  return url.toString();
+}
+
+async function withFigures(db: DbOrTx, config: Config, ownerId: string, rows: CampaignRow[]) {
+  const ids = rows.map((r) => r.id);
+  const [clicks, figures] = await Promise.all([clickCounts(db, ids), campaignFigures(db, ownerId, ids)]);
+  return rows.map(
+    (r): Campaign => ({
+      id: r.id,
+      name: r.name,
+      token: r.token,
+      shareUrl: shareUrl(config, r.token),
+      status: r.status,
+      createdAt: r.createdAt.toISOString(),
+      clicks: clicks.get(r.id)?.clicks ?? 0,
+      botClicks: clicks.get(r.id)?.botClicks ?? 0,
+      signups: 0,
+      sales: 0,
+      pending: [],
+      claimable: [],
+      claimed: [],
+      ...figures.get(r.id),
+    }),
+  );
+}
+
+export async function createCampaign(
+  db: Db,
+  config: Config,
+  ownerId: string,
+  body: z.output<typeof createCampaignBodySchema>,
+): Promise<Campaign> {
+  const [row] = await db
+    .insert(campaigns)
+    .values({ ownerId, name: body.name, token: newToken() })
+    .returning();
+  if (!row) throw new Error("campaign not inserted");
+  const [campaign] = await withFigures(db, config, ownerId, [row]);
+  if (!campaign) throw new Error("campaign lost");
+  return campaign;
+}
+
+export async function updateCampaign(
+  db: Db,
+  config: Config,
+  ownerId: string,
+  id: string,
+  body: z.output<typeof updateCampaignBodySchema>,
+): Promise<Campaign> {
+  const [row] = await db
+    .update(campaigns)
+    .set({
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.status !== undefined ? { status: body.status } : {}),
+    })
+    .where(and(eq(campaigns.id, id), eq(campaigns.ownerId, ownerId)))
+    .returning();
+  if (!row) throw campaignNotFound();
+  const [campaign] = await withFigures(db, config, ownerId, [row]);
+  if (!campaign) throw new Error("campaign lost");
+  return campaign;
+}
+
+/**
+ * GET /campaigns. An account without any campaign gets one here, named `defaultName`, so everyone
+ * has a share link from their first visit; the user row's lock keeps two first visits from making two.
+ */
+export async function listCampaigns(
+  db: Db,
+  config: Config,
+  ownerId: string,
+  defaultName: string,
+): Promise<CampaignList> {
+  let rows = await campaignsOf(db, ownerId);
+  if (rows.length === 0) {
+    rows = await db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, ownerId)).for("update");
+      const existing = await campaignsOf(tx, ownerId);
+      if (existing.length > 0) return existing;
+      return tx.insert(campaigns).values({ ownerId, name: defaultName, token: newToken() }).returning();
+    });
+  }
+  const [items, claimable] = await Promise.all([
+    withFigures(db, config, ownerId, rows),
+    claimableOf(db, ownerId),
+  ]);
+  const { rules } = config;
+  return {
+    items,
+    claimable,
+    rules: {
+      commissionBps: rules.affiliateCommissionBps,
+      durationMonths: rules.affiliateDurationMonths,
+      holdDays: rules.holdDays,
+      cookieDays: rules.affiliateCookieDays,
+    },
+  };
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** GET /campaigns/stats: one row per UTC day, the oldest first, ending today; days without any at zero. */
+export async function campaignStats(
+  db: Db,
+  ownerId: string,
+  query: z.output<typeof campaignStatsQuerySchema>,
+  now: Date = new Date(),
+): Promise<CampaignStats> {
+  let ids: string[];
+  if (query.campaignId) {
+    if (!(await campaignOf(db, ownerId, query.campaignId))) throw campaignNotFound();
+    ids = [query.campaignId];
+  } else {
+    ids = (await campaignsOf(db, ownerId)).map((c) => c.id);
+  }
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const dates = Array.from({ length: query.days }, (_, i) =>
+    isoDay(new Date(today - (query.days - 1 - i) * 86_400_000)),
+  );
+  const from = dates[0] ?? isoDay(now);
+  const [clicks, signups] = await Promise.all([clickDays(db, ids, from), signupDays(db, ownerId, ids, from)]);
+  const clicksOn = new Map(clicks.map((c) => [c.date, c]));
+  const signupsOn = new Map(signups.map((s) => [s.date, s.signups]));
+  return {
+    days: dates.map((date) => ({
+      date,
+      clicks: clicksOn.get(date)?.clicks ?? 0,
+      botClicks: clicksOn.get(date)?.botClicks ?? 0,
+      signups: signupsOn.get(date) ?? 0,
+    })),
+  };
+}
+
+/** GET /campaigns/referrals: no e-mail, no account id; a pseudonym stable across loads. */
+export async function referralList(db: Db, config: Config, ownerId: string): Promise<ReferralList> {
+  const rows = await referralsOf(db, ownerId, REFERRALS_SHOWN);
+  return {
+    items: rows.map((r) => ({
+      id: referralPseudonym(config.appSecret, r.id),
+      account: maskEmail(r.email),
+      campaignId: r.campaignId,
+      joinedAt: r.joinedAt.toISOString(),
+      earnsUntil: earnsUntil(r.joinedAt, config.rules.affiliateDurationMonths).toISOString(),
+      sales: r.sales,
+      earned: r.earned,
+    })),
+  };
+}
+
+/** The orders and the ledger disagree on what is claimable: never post, retry, then refuse. */
+class ClaimMismatch extends Error {
+  constructor(readonly details: { currency: Currency; orders: number; ledger: number }[]) {
+    super("claimable commissions do not match the ledger");
+  }
+}
+
+async function claimOnce(tx: DbOrTx, userId: string): Promise<ClaimResponse> {
+  // Two claims of one account queue on its row: the second sees the orders the first has marked.
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+  const claimable = await lockClaimableOrders(tx, userId);
+  const sums = new Map<Currency, number>();
+  for (const o of claimable) sums.set(o.currency, (sums.get(o.currency) ?? 0) + (o.commission ?? 0));
+  const ledger = (await balancesOf(tx, userId)).filter((b) => b.account === "affiliate_claimable");
+  const currencies = new Set([...sums.keys(), ...ledger.map((b) => b.currency)]);
+  const mismatches = [...currencies]
+    .map((currency) => ({
+      currency,
+      orders: sums.get(currency) ?? 0,
+      ledger: ledger.find((b) => b.currency === currency)?.balanceMinor ?? 0,
+    }))
+    .filter((m) => m.orders !== m.ledger);
+  if (mismatches.length > 0) throw new ClaimMismatch(mismatches);
+  const claims: Money = [...sums]
+    .filter(([, amount]) => amount > 0)
+    .map(([currency, amount]) => ({ currency, amount }))
+    .sort((a, b) => b.amount - a.amount || a.currency.localeCompare(b.currency));
+  const largest = claims[0];
+  if (!largest) throw nothingToClaim();
+
+  const [claim] = await tx.insert(commissionClaims).values({ userId }).returning({ id: commissionClaims.id });
+  if (!claim) throw new Error("claim not inserted");
+  await tx
+    .update(orders)
+    .set({ commissionClaimId: claim.id, updatedAt: new Date() })
+    .where(
+      inArray(
+        orders.id,
+        claimable.map((o) => o.id),
+      ),
+    );
+  for (const { currency, amount } of claims) {
+    // One ledger transaction per currency: (kind, reference) is unique, so the reference names both.
+    const posted = await post(
+      tx,
+      commissionClaimed({ claimId: `${claim.id}:${currency}`, userId, currency, amountMinor: amount }),
+    );
+    if (!posted.created) throw new Error(`claim ${claim.id}:${currency} was already posted`);
+  }
+  return { amount: largest.amount, currency: largest.currency, claims };
+}
+
+/** POST /campaigns/claim: everything claimable, per currency, into the available balance, once. */
+export async function claimCommissions(
+  db: Db,
+  log: FastifyBaseLogger,
+  userId: string,
+): Promise<ClaimResponse> {
+  // A hold released between the orders' read and the balance's read looks like a mismatch once;
+  // a fresh attempt sees both. A lasting mismatch is a bug to look at, never money to move.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction((tx) => claimOnce(tx, userId));
+    } catch (err) {
+      if (!(err instanceof ClaimMismatch)) throw err;
+      if (attempt < 3) continue;
+      log.error({ userId, mismatches: err.details }, "affiliate claim refused: orders and ledger disagree");
+      throw claimUnavailable();
+    }
+  }
+}
