@@ -7,11 +7,14 @@ const KEY = "affiliate-ref";
 const tokenPattern = /^[A-Za-z0-9_-]{4,64}$/;
 const DAY_MS = 86_400_000;
 
+/** The shape a campaign token has in `?ref=` (the contracts' campaignTokenSchema, without zod). */
+export const isReferralToken = (token: string): boolean => tokenPattern.test(token);
+
 type StoreLike = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 const browserStore = (): StoreLike | null => (typeof localStorage === "undefined" ? null : localStorage);
 
 export function storeReferral(token: string, now = Date.now(), store = browserStore()): boolean {
-  if (!store || !tokenPattern.test(token)) return false;
+  if (!store || !isReferralToken(token)) return false;
   try {
     store.setItem(KEY, JSON.stringify({ token, at: now }));
     return true;

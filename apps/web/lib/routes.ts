@@ -57,6 +57,7 @@ const routes: Matcher[] = [
   exact("/account/portfolio"),
   exact("/account/promo-codes"),
   exact("/account/wallet"),
+  exact("/account/affiliates"),
   exact("/admin"),
   exact("/admin/payouts"),
   exact("/payment/success"),

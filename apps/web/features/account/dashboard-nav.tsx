@@ -9,6 +9,7 @@ const items = [
   { href: "/account", key: "home" },
   { href: "/account/links", key: "links" },
   { href: "/account/wallet", key: "wallet" },
+  { href: "/account/affiliates", key: "affiliates" },
   { href: "/account/promo-codes", key: "promoCodes" },
   { href: "/account/portfolio", key: "portfolio" },
   { href: "/account/profiles", key: "profiles" },

@@ -1,11 +1,27 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { ClientMessages } from "@/components/ui/client-messages.tsx";
+import { DashboardFrame } from "@/features/account/dashboard-frame.tsx";
 import { DashboardNav } from "@/features/account/dashboard-nav.tsx";
-import { SiteHeader } from "@/features/shell/site-header.tsx";
 import { pageLocale } from "@/lib/page-locale.ts";
 
 export const metadata: Metadata = { robots: { index: false } };
+
+/** The account area's client code, screen by screen: sent to the browser with every dashboard page. */
+const namespaces = [
+  "account",
+  "settings",
+  "profiles",
+  "botCheck",
+  "links",
+  "upload",
+  "portfolio",
+  "promoCodes",
+  "wallet",
+  "dashboard",
+  "payouts",
+  "identity",
+  "affiliates",
+];
 
 /** The dashboard layout of the account area (spec section 2). */
 export default async function DashboardLayout({
@@ -17,29 +33,8 @@ export default async function DashboardLayout({
 }) {
   await pageLocale(params);
   return (
-    <div className="site">
-      <SiteHeader />
-      <div className="container dashboard">
-        <ClientMessages
-          namespaces={[
-            "account",
-            "settings",
-            "profiles",
-            "botCheck",
-            "links",
-            "upload",
-            "portfolio",
-            "promoCodes",
-            "wallet",
-            "dashboard",
-            "payouts",
-            "identity",
-          ]}
-        >
-          <DashboardNav />
-          <div className="dashboard-main">{children}</div>
-        </ClientMessages>
-      </div>
-    </div>
+    <DashboardFrame namespaces={namespaces} nav={<DashboardNav />}>
+      {children}
+    </DashboardFrame>
   );
 }
