@@ -53,7 +53,8 @@ export default defineConfig({
   projects: [
     { name: "site", testIgnore: /maintenance\.spec\.ts/ },
     // Maintenance switches the whole platform: it runs alone, after the rest.
-    { name: "maintenance", testMatch: /maintenance\.spec\.ts/, dependencies: ["site"] },
+    // Each file switches maintenance on and off: one at a time.
+    { name: "maintenance", testMatch: /maintenance\.spec\.ts/, dependencies: ["site"], workers: 1 },
   ],
   webServer: existing
     ? []

@@ -1,4 +1,4 @@
-import { businessRulesEnvSchema } from "@salelink/contracts";
+import { bicSchema, businessRulesEnvSchema, ibanSchema } from "@salelink/contracts";
 import { z } from "zod";
 import { botCheckEnvSchema } from "./providers/bot-check/env.ts";
 import { identityEnvSchema } from "./providers/identity/env.ts";
@@ -33,6 +33,10 @@ const envSchema = z.object({
    * through this instance show at once; through another, within this time.
    */
   PUBLIC_READ_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /** The platform's own name and bank account: the debtor of the payouts' SEPA transfer file (pain.001). */
+  PLATFORM_NAME: z.string().trim().min(1).max(70).default("Salelink"),
+  PLATFORM_IBAN: ibanSchema.optional(),
+  PLATFORM_BIC: bicSchema.optional(),
   /** PostgreSQL connection string; when unset the embedded PGlite database in DATA_DIR is used. */
   DATABASE_URL: z.string().min(1).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),

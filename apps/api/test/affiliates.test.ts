@@ -108,7 +108,12 @@ async function expectFiguresMatchLedger(who: Person) {
 }
 
 async function refund(orderId: string) {
-  const res = await call("POST", `/admin/orders/${orderId}/refund`, undefined, admin.cookie);
+  const res = await call(
+    "POST",
+    `/admin/orders/${orderId}/refund`,
+    { reason: "Buyer asked for it" },
+    admin.cookie,
+  );
   expect(res.statusCode, res.body).toBe(202);
   await runJobs();
   expect((await order(orderId)).status).toBe("refunded");

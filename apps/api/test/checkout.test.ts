@@ -327,14 +327,31 @@ describe("refunds and restarts", () => {
     expect(await balance(creator.id, "pending")).toBe(before + 1800);
 
     expect(
-      (await call("POST", `/admin/orders/${started.orderId}/refund`, undefined, creator.cookie)).statusCode,
+      (
+        await call(
+          "POST",
+          `/admin/orders/${started.orderId}/refund`,
+          { reason: "Refunded at the buyer's request." },
+          creator.cookie,
+        )
+      ).statusCode,
     ).toBe(403);
-    const refund = await call("POST", `/admin/orders/${started.orderId}/refund`, undefined, adminCookie);
+    const refund = await call(
+      "POST",
+      `/admin/orders/${started.orderId}/refund`,
+      { reason: "Refunded at the buyer's request." },
+      adminCookie,
+    );
     expect(refund.statusCode, refund.body).toBe(202);
     await runJobs();
     expect((await status(started)).status).toBe("refunded");
     expect(await balance(creator.id, "pending")).toBe(before);
-    const again = await call("POST", `/admin/orders/${started.orderId}/refund`, undefined, adminCookie);
+    const again = await call(
+      "POST",
+      `/admin/orders/${started.orderId}/refund`,
+      { reason: "Refunded at the buyer's request." },
+      adminCookie,
+    );
     expect(again.statusCode).toBe(409);
     expect(await auditLedger(ctx.database.db)).toMatchObject({
       negativeBalances: [],
@@ -406,7 +423,12 @@ describe("a refund after the money has left", () => {
     });
     const feesBefore = await balance("platform", "platform_fees");
 
-    const refund = await call("POST", `/admin/orders/${started.orderId}/refund`, undefined, adminCookie);
+    const refund = await call(
+      "POST",
+      `/admin/orders/${started.orderId}/refund`,
+      { reason: "Refunded at the buyer's request." },
+      adminCookie,
+    );
     expect(refund.statusCode).toBe(202);
     await runJobs();
     expect((await status(started)).status).toBe("refunded");

@@ -1,3 +1,6 @@
+export * from "./admin.ts";
+export * from "./admin-accounts.ts";
+export * from "./admin-ops.ts";
 export * from "./affiliates.ts";
 export * from "./auth.ts";
 export * from "./business-rules.ts";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { adminReasonSchema } from "./admin.ts";
 import { localeSchema } from "./locale-schema.ts";
 
 /** Optional message per language shown on /maintenance. */
@@ -19,6 +20,8 @@ export type MaintenanceStatus = z.infer<typeof maintenanceStatusSchema>;
 export const setMaintenanceBodySchema = z.object({
   maintenance: z.boolean(),
   message: maintenanceMessageSchema.optional(),
+  /** Recorded in the audit log; a fixed text ("Maintenance switched on", …) when left out. */
+  reason: adminReasonSchema.optional(),
 });
 export type SetMaintenanceBody = z.infer<typeof setMaintenanceBodySchema>;
 

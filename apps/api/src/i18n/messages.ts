@@ -1,4 +1,6 @@
 import type { Locale } from "@salelink/contracts";
+import { adminMessages } from "./catalogue/admin.ts";
+import { adminOpsMessages } from "./catalogue/admin-ops.ts";
 import { affiliateMessages } from "./catalogue/affiliates.ts";
 import { clickMessages } from "./catalogue/clicks.ts";
 import { identityMessages } from "./catalogue/identity.ts";
@@ -11,6 +13,8 @@ export type Catalogue = Record<string, { fr: string; es: string }>;
  * the code. A test fails when a message in the code has no entry here.
  */
 export const messages: Catalogue = {
+  ...adminMessages,
+  ...adminOpsMessages,
   ...affiliateMessages,
   ...clickMessages,
   ...identityMessages,

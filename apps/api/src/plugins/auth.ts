@@ -41,7 +41,8 @@ export const authPlugin = fp(
       return user;
     });
 
-    app.addHook("preHandler", async (request: FastifyRequest, _reply: FastifyReply) => {
+    // Before validation: an anonymous or non-admin caller learns nothing about the route's body rules.
+    app.addHook("preValidation", async (request: FastifyRequest, _reply: FastifyReply) => {
       const rule = request.routeOptions.config.auth;
       if (!rule) return;
       const user = await request.requireUser();

@@ -4,8 +4,17 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
 
-/** The admin console's sections; payouts first, the console of later issues grows here. */
-const items = [{ href: "/admin/payouts", key: "payouts" }] as const;
+/** The admin console's sections. */
+const items = [
+  { href: "/admin", key: "overview" },
+  { href: "/admin/reports", key: "reports" },
+  { href: "/admin/accounts", key: "accounts" },
+  { href: "/admin/orders", key: "orders" },
+  { href: "/admin/payouts", key: "payouts" },
+  { href: "/admin/identity", key: "identity" },
+  { href: "/admin/maintenance", key: "maintenance" },
+  { href: "/admin/audit", key: "audit" },
+] as const;
 
 export function AdminNav() {
   const t = useTranslations("admin.nav");
@@ -14,7 +23,15 @@ export function AdminNav() {
     <nav className="dashboard-nav admin-nav" aria-label={t("label")}>
       <p className="admin-nav-title">{t("title")}</p>
       {items.map((item) => (
-        <Link key={item.href} href={item.href} aria-current={pathname === item.href ? "page" : undefined}>
+        <Link
+          key={item.href}
+          href={item.href}
+          aria-current={
+            pathname === item.href || (pathname.startsWith(`${item.href}/`) && item.href !== "/admin")
+              ? "page"
+              : undefined
+          }
+        >
           {t(item.key)}
         </Link>
       ))}

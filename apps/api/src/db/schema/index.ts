@@ -1,4 +1,5 @@
 export * from "./accounts.ts";
+export * from "./admin.ts";
 export * from "./affiliates.ts";
 export * from "./catalogue.ts";
 export * from "./identity.ts";

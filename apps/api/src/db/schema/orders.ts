@@ -123,6 +123,8 @@ export const reports = pgTable(
     reporterKey: text("reporter_key").notNull(),
     handledBy: uuid("handled_by").references(() => users.id),
     handledAt: timestamp("handled_at", { withTimezone: true }),
+    /** The admin's note on how the report was handled. */
+    resolutionNote: text("resolution_note"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -20,6 +20,8 @@ export const users = pgTable("users", {
   twoFactorLastStep: bigint("two_factor_last_step", { mode: "number" }),
   /** The affiliate campaign this account signed up through, for good (DESIGN section 3). */
   referredByCampaignId: uuid("referred_by_campaign_id"),
+  /** Set by an admin: the account's links stop selling and its payouts stop until reinstated. */
+  suspendedAt: timestamp("suspended_at", { withTimezone: true }),
   /** Set when the account was deleted: personal data erased, the row kept for sales records. */
   deletedAt: timestamp("deleted_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../db/client.ts";
-import { creatorProfiles, files, links, portfolioEntries } from "../../db/schema/index.ts";
+import { creatorProfiles, files, links, portfolioEntries, users } from "../../db/schema/index.ts";
 
 /*
  * Plain query functions. Every owner-side query carries the owner's id in its `where`, so a row of
@@ -187,6 +187,16 @@ export async function findLink(db: DbOrTx, params: { ownerId: string; id: string
   return row ?? null;
 }
 
+/** Moderation's takedown: "removed" for good, whatever the link's status was (its owner cannot undo it). */
+export async function setLinkRemoved(db: DbOrTx, params: { ownerId: string; id: string }): Promise<boolean> {
+  const rows = await db
+    .update(links)
+    .set({ status: "removed", updatedAt: new Date() })
+    .where(and(eq(links.id, params.id), eq(links.ownerId, params.ownerId), isNull(links.deletedAt)))
+    .returning({ id: links.id });
+  return rows.length > 0;
+}
+
 export async function insertLink(
   db: DbOrTx,
   params: {
@@ -319,7 +329,10 @@ const publicLinkColumns = {
   creatorAvatarKey: sql<string | null>`coalesce(${avatarFiles.coverKey}, ${avatarFiles.previewKey})`,
 };
 
-const onSale = and(eq(links.status, "active"), isNull(links.deletedAt));
+/** A suspended account's links and pages are gone from the public, as a paused link is (issue 8). */
+const ownerNotSuspended = (owner: typeof links.ownerId | typeof creatorProfiles.ownerId) =>
+  sql`not exists (select 1 from ${users} where ${users.id} = ${owner} and ${users.suspendedAt} is not null)`;
+const onSale = and(eq(links.status, "active"), isNull(links.deletedAt), ownerNotSuspended(links.ownerId));
 
 /** Links with their creator and public renditions, in one query: a buyer's page is one round trip. */
 function selectPublicLinks(db: DbOrTx) {
@@ -362,7 +375,7 @@ export async function findPublicProfile(db: DbOrTx, params: { id?: string; handl
       avatarFiles,
       and(eq(avatarFiles.id, creatorProfiles.avatarFileId), eq(avatarFiles.ownerId, creatorProfiles.ownerId)),
     )
-    .where(where)
+    .where(and(where, ownerNotSuspended(creatorProfiles.ownerId)))
     .limit(1);
   return row ?? null;
 }

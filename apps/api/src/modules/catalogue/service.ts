@@ -359,6 +359,26 @@ async function changeLink(
   });
 }
 
+/**
+ * Moderation takes a link down (the admin console's reports): no more sales, its page gives 404,
+ * buyers who paid keep their orders. Its public pages are refreshed as after an edit; `alongside`
+ * runs in the same transaction (the report's handling and its audit entry).
+ */
+export async function removeLink<T>(
+  deps: CatalogueDeps,
+  ownerId: string,
+  id: string,
+  alongside: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  return editing(deps, async (tx, refresh) => {
+    const current = await q.findLink(tx, { ownerId, id });
+    if (!current || !(await q.setLinkRemoved(tx, { ownerId, id }))) throw notFound("Link");
+    const result = await alongside(tx);
+    await refresh(await linkPageTags(tx, ownerId, current));
+    return result;
+  });
+}
+
 export async function deleteLink(deps: CatalogueDeps, ownerId: string, id: string): Promise<void> {
   await editing(deps, async (tx, refresh) => {
     const current = await q.findLink(tx, { ownerId, id });

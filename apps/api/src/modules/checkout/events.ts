@@ -185,6 +185,21 @@ async function markRefunded(tx: Tx, order: OrderRow): Promise<void> {
     .update(links)
     .set({ salesCount: sql`greatest(${links.salesCount} - 1, 0)` })
     .where(eq(links.id, order.linkId));
+  // However the refund started (the admin console, the provider's dashboard), the buyer is told.
+  const [link] = await tx.select({ title: links.title }).from(links).where(eq(links.id, order.linkId));
+  await queueMail(
+    tx,
+    {
+      to: order.buyerEmail,
+      locale: order.locale,
+      template: "order-refunded",
+      params: {
+        title: link?.title ?? "",
+        amount: formatForMail(order.totalMinor, order.currency, order.locale),
+      },
+    },
+    { dedupeKey: `refunded:${order.id}` },
+  );
 }
 
 /** Applies one verified provider event inside `tx`: once, whatever the order of deliveries. */

@@ -1,4 +1,5 @@
 import {
+  adminReasonBodySchema,
   checkoutBodySchema,
   checkoutResponseSchema,
   checkoutStatusQuerySchema,
@@ -12,11 +13,11 @@ import {
   sandboxConfirmBodySchema,
   sandboxPaymentResultSchema,
 } from "@salelink/contracts";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { Tx } from "../../db/client.ts";
-import { orders, sandboxPayments } from "../../db/schema/index.ts";
+import type { DbOrTx, Tx } from "../../db/client.ts";
+import { adminAuditLog, orders, sandboxPayments } from "../../db/schema/index.ts";
 import { jobKind } from "../../jobs/index.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import {
@@ -27,6 +28,7 @@ import {
   signPayload,
   WebhookSignatureError,
 } from "../../providers/payments/index.ts";
+import { audit } from "../admin/audit.ts";
 import { applyPaymentEvent, releaseHold, releaseHoldJob, releaseHoldsAsOf } from "./events.ts";
 import { fileReport, orderByToken, reporterKey } from "./orders.ts";
 import { type CheckoutDeps, checkoutStatus, createCheckout } from "./service.ts";
@@ -139,47 +141,82 @@ export const checkoutRoutes: FastifyPluginAsyncZod<CheckoutDeps> = async (app, d
       config: { auth: "admin", maintenance: "allow" },
       schema: {
         tags: ["admin"],
-        summary: "Refund a paid order in full (applied when the provider confirms it)",
+        summary: "Refund a paid order in full, with a reason (applied when the provider confirms it)",
         params: z.object({ id: z.uuid() }),
+        body: adminReasonBodySchema,
         response: { 202: messageResponseSchema },
       },
     },
     async (request, reply) => {
-      const [order] = await db
-        .select({
-          id: orders.id,
-          status: orders.status,
-          paymentId: orders.providerPaymentId,
-          total: orders.totalMinor,
-          currency: orders.currency,
-        })
-        .from(orders)
-        .where(eq(orders.id, request.params.id));
-      if (!order) throw notFound("Order");
-      if (order.status !== "paid" || !order.paymentId) {
-        throw new AppError("ConflictException", "Only a paid order can be refunded.");
+      const admin = await request.requireUser();
+      /** The order, refundable: paid, and no refund asked yet (it stays "paid" until the provider confirms). */
+      async function refundable(tx: DbOrTx, lock: boolean) {
+        const query = tx
+          .select({
+            id: orders.id,
+            status: orders.status,
+            paymentId: orders.providerPaymentId,
+            total: orders.totalMinor,
+            currency: orders.currency,
+          })
+          .from(orders)
+          .where(eq(orders.id, request.params.id));
+        const [order] = lock ? await query.for("update") : await query;
+        if (!order) throw notFound("Order");
+        if (order.status !== "paid" || !order.paymentId) {
+          throw new AppError("ConflictException", "Only a paid order can be refunded.");
+        }
+        const [asked] = await tx
+          .select({ id: adminAuditLog.id })
+          .from(adminAuditLog)
+          .where(
+            and(
+              eq(adminAuditLog.action, "order.refund"),
+              eq(adminAuditLog.targetType, "order"),
+              eq(adminAuditLog.targetId, order.id),
+            ),
+          )
+          .limit(1);
+        if (asked) throw new AppError("ConflictException", "A refund of this order is already under way.");
+        return { ...order, paymentId: order.paymentId };
       }
+
+      const order = await refundable(db, false);
+      // Asked before anything is recorded: should the provider refuse, nothing is. Its idempotency
+      // key makes concurrent or repeated asks one refund at the provider.
       await payments.refund({
         paymentId: order.paymentId,
         amountMinor: order.total,
         idempotencyKey: `refund-${order.id}`,
       });
-      if (payments.kind === "sandbox") {
-        // Stripe reports the refund with its own event; the sandbox sends its own the same way.
-        await sandboxDeliverJob.enqueue(
-          db,
-          {
-            event: sandboxEvent("refund.succeeded", {
-              paymentId: order.paymentId,
-              orderId: order.id,
-              amountMinor: order.total,
-              currency: order.currency,
-            }),
-          },
-          { dedupeKey: `sandbox-refund:${order.id}` },
-        );
-        deps.pokeJobs();
-      }
+      await db.transaction(async (tx) => {
+        // Checked again under the row's lock: of two concurrent asks, one records it, the other gets 409.
+        await refundable(tx, true);
+        await audit(tx, {
+          actorId: admin.id,
+          action: "order.refund",
+          targetType: "order",
+          targetId: order.id,
+          reason: request.body.reason,
+          details: { amountMinor: order.total, currency: order.currency },
+        });
+        if (payments.kind === "sandbox") {
+          // Stripe reports the refund with its own event; the sandbox sends its own the same way.
+          await sandboxDeliverJob.enqueue(
+            tx,
+            {
+              event: sandboxEvent("refund.succeeded", {
+                paymentId: order.paymentId,
+                orderId: order.id,
+                amountMinor: order.total,
+                currency: order.currency,
+              }),
+            },
+            { dedupeKey: `sandbox-refund:${order.id}` },
+          );
+        }
+      });
+      if (payments.kind === "sandbox") deps.pokeJobs();
       return reply.code(202).send({ message: request.t("The refund has been asked for.") });
     },
   );

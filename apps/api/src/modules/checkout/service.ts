@@ -8,7 +8,7 @@ import {
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
-import { links, orders, promoCodes } from "../../db/schema/index.ts";
+import { links, orders, promoCodes, users } from "../../db/schema/index.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { hashToken, randomToken } from "../../lib/tokens.ts";
 import type { PaymentProvider } from "../../providers/payments/types.ts";
@@ -69,6 +69,12 @@ export async function createCheckout(deps: CheckoutDeps, body: CheckoutBody): Pr
     const [link] = found.stockLimit !== null ? await linkQuery.for("update") : await linkQuery;
     if (!link) throw notFound("Link");
     if (link.status !== "active") throw notOnSale();
+    // A suspended creator's links stop selling (issue 8); the buyer gets the paused link's answer.
+    const [owner] = await tx
+      .select({ suspendedAt: users.suspendedAt })
+      .from(users)
+      .where(eq(users.id, link.ownerId));
+    if (owner?.suspendedAt) throw notOnSale();
 
     if (link.stockLimit !== null) {
       const [held] = await tx

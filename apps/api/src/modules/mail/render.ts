@@ -79,6 +79,24 @@ const builders: { [K in MailTemplate]: Builder<K> } = {
       notes: [line(m.keep)],
     };
   },
+  "order-refunded": ({ "order-refunded": m }, params) => {
+    const values = { title: params.title, amount: params.amount };
+    return {
+      subject: line(m.subject, values),
+      preview: line(m.preview, values),
+      heading: line(m.heading),
+      body: [line(m.body, values)],
+      notes: [line(m.access)],
+    };
+  },
+  "link-removed": ({ "link-removed": m }, params) => ({
+    subject: line(m.subject, { title: params.title }),
+    preview: line(m.preview, { title: params.title }),
+    heading: line(m.heading),
+    body: [line(m.body, { title: params.title }), line(m.reason, { reason: params.reason })],
+    action: { label: line(m.action), url: params.url },
+    notes: [line(m.buyers)],
+  }),
   "password-changed": ({ "password-changed": m }) => ({
     subject: line(m.subject),
     preview: line(m.preview),

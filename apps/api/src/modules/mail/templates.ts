@@ -23,6 +23,17 @@ export const mailParamsSchemas = {
     /** Already formatted in the buyer's language ("€15.00"). */
     amount: z.string().max(40),
   }),
+  "order-refunded": z.object({
+    title: z.string().max(200),
+    /** Already formatted in the buyer's language. */
+    amount: z.string().max(40),
+  }),
+  "link-removed": z.object({
+    url: linkSchema,
+    title: z.string().max(200),
+    /** The moderator's note, as written: why the link was taken down. */
+    reason: z.string().max(500),
+  }),
 };
 
 export type MailTemplate = keyof typeof mailParamsSchemas;
@@ -53,6 +64,16 @@ export const mailJobPayloadSchema = z.discriminatedUnion("template", [
     ...recipient,
     template: z.literal("order-receipt"),
     params: mailParamsSchemas["order-receipt"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("order-refunded"),
+    params: mailParamsSchemas["order-refunded"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("link-removed"),
+    params: mailParamsSchemas["link-removed"],
   }),
 ]);
 

@@ -1,5 +1,6 @@
 import { maintenanceStatusSchema, setMaintenanceBodySchema } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { audit } from "../admin/audit.ts";
 import type { MaintenanceService } from "./service.ts";
 
 export const maintenanceRoutes: FastifyPluginAsyncZod<{ service: MaintenanceService }> = async (
@@ -35,7 +36,28 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ service: MaintenanceServ
     },
     async (request) => {
       const user = await request.requireUser();
-      return service.set(request.body, user.id);
+      const fallback = {
+        "maintenance.on": "Maintenance switched on",
+        "maintenance.off": "Maintenance switched off",
+        "maintenance.message": "Maintenance message changed",
+      } as const;
+      const status = await service.set(request.body, user.id, async (tx, { wasOn, status }) => {
+        const action =
+          status.maintenance === wasOn
+            ? "maintenance.message"
+            : status.maintenance
+              ? "maintenance.on"
+              : "maintenance.off";
+        await audit(tx, {
+          actorId: user.id,
+          action,
+          targetType: "maintenance",
+          targetId: "platform",
+          reason: request.body.reason ?? fallback[action],
+          details: { maintenance: status.maintenance },
+        });
+      });
+      return status;
     },
   );
 };

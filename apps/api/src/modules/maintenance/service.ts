@@ -1,5 +1,5 @@
 import type { MaintenanceStatus, SetMaintenanceBody } from "@salelink/contracts";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { readMaintenance, writeMaintenance } from "./queries.ts";
 
 /**
@@ -24,14 +24,26 @@ export class MaintenanceService {
     return this.loading;
   }
 
-  async set(body: SetMaintenanceBody, userId: string): Promise<MaintenanceStatus> {
-    const current = await readMaintenance(this.db);
-    const row = await writeMaintenance(this.db, {
-      enabled: body.maintenance,
-      message: body.message ?? current?.message ?? null,
-      userId,
+  /**
+   * Switches maintenance; `alongside` runs in the same transaction (the admin's audit entry), so the
+   * switch and its record are written together or not at all.
+   */
+  async set(
+    body: SetMaintenanceBody,
+    userId: string,
+    alongside?: (tx: Tx, change: { wasOn: boolean; status: MaintenanceStatus }) => Promise<void>,
+  ): Promise<MaintenanceStatus> {
+    const status = await this.db.transaction(async (tx) => {
+      const current = await readMaintenance(tx);
+      const row = await writeMaintenance(tx, {
+        enabled: body.maintenance,
+        message: body.message ?? current?.message ?? null,
+        userId,
+      });
+      const status = this.toStatus(row);
+      await alongside?.(tx, { wasOn: current?.enabled ?? false, status });
+      return status;
     });
-    const status = this.toStatus(row);
     this.cached = { status, until: Date.now() + this.options.cacheMs };
     return status;
   }

@@ -1,4 +1,5 @@
 import {
+  adminOptionalReasonBodySchema,
   adminPayoutListQuerySchema,
   adminPayoutListSchema,
   adminPayoutSchema,
@@ -7,6 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../lib/errors.ts";
+import { audit } from "../admin/audit.ts";
 import { submitPayoutJob } from "./events.ts";
 import { adminPayoutById, adminPayouts } from "./queries.ts";
 import type { PayoutDeps } from "./routes.ts";
@@ -22,6 +24,9 @@ export const adminPayoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, 
   const tags = ["admin"];
   const config = { auth: "admin", maintenance: "allow" } as const;
   const params = z.object({ id: z.uuid() });
+  // Approving and marking paid are routine: an operator may leave the reason out.
+  const approvedReason = "Approved after checks";
+  const paidReason = "Paid by bank transfer";
 
   async function current(id: string) {
     const payout = await adminPayoutById(db, id);
@@ -51,13 +56,23 @@ export const adminPayoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, 
         tags,
         summary: "Approve a requested payout: processing, then paid by hand or sent to Stripe",
         params,
+        body: adminOptionalReasonBodySchema,
         response: { 200: adminPayoutSchema },
       },
     },
     async (request) => {
       const { id } = request.params;
+      const actor = await request.requireUser();
+      const reason = request.body?.reason ?? approvedReason;
       const queued = await db.transaction(async (tx) => {
         await approve(tx, payouts, id);
+        await audit(tx, {
+          actorId: actor.id,
+          action: "payout.approve",
+          targetType: "payout",
+          targetId: id,
+          reason,
+        });
         if (payouts.kind === "manual") return false;
         // Queued with the approval: the submission exists if and only if the approval commits.
         await submitPayoutJob.enqueue(tx, { payoutId: id }, { dedupeKey: `payouts.submit:${id}` });
@@ -76,11 +91,24 @@ export const adminPayoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, 
         tags,
         summary: "Record a payout made by bank transfer as paid (manual provider only)",
         params,
+        body: adminOptionalReasonBodySchema,
         response: { 200: adminPayoutSchema },
       },
     },
     async (request) => {
-      await db.transaction((tx) => confirmPaid(tx, request.params.id));
+      const { id } = request.params;
+      const actor = await request.requireUser();
+      const reason = request.body?.reason ?? paidReason;
+      await db.transaction(async (tx) => {
+        await confirmPaid(tx, id);
+        await audit(tx, {
+          actorId: actor.id,
+          action: "payout.paid",
+          targetType: "payout",
+          targetId: id,
+          reason,
+        });
+      });
       return current(request.params.id);
     },
   );
@@ -98,7 +126,19 @@ export const adminPayoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, 
       },
     },
     async (request) => {
-      await db.transaction((tx) => failByOperator(tx, request.params.id, request.body.reason));
+      const { id } = request.params;
+      const actor = await request.requireUser();
+      const { reason } = request.body;
+      await db.transaction(async (tx) => {
+        await failByOperator(tx, id, reason);
+        await audit(tx, {
+          actorId: actor.id,
+          action: "payout.fail",
+          targetType: "payout",
+          targetId: id,
+          reason,
+        });
+      });
       return current(request.params.id);
     },
   );

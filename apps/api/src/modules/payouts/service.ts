@@ -6,6 +6,7 @@ import type { Db, DbOrTx, Tx } from "../../db/client.ts";
 import { bankAccounts, payouts } from "../../db/schema/index.ts";
 import { AppError, validation } from "../../lib/errors.ts";
 import type { PayoutProvider } from "../../providers/payouts/types.ts";
+import { isSuspended } from "../admin/accounts-queries.ts";
 import type { SessionUser } from "../auth/sessions.ts";
 import { formatForMail } from "../checkout/events.ts";
 import { identityApproved } from "../kyc/queries.ts";
@@ -86,6 +87,11 @@ export async function requestPayout(
 ): Promise<Payout> {
   if (!user.onboardingCompletedAt)
     throw new AppError("ForbiddenException", "Finish setting up your account before withdrawing.");
+  if (await isSuspended(db, user.id))
+    throw new AppError(
+      "ForbiddenException",
+      "Your account is suspended: withdrawals are paused until it is reinstated. Contact support.",
+    );
   if (!(await identityApproved(db, user.id)))
     throw new AppError(
       "ForbiddenException",
@@ -203,11 +209,21 @@ export async function markFailed(tx: DbOrTx, row: PayoutRow, reason: string, at 
   await post(tx, payoutFailed(facts(row)));
 }
 
+/** A suspended account's payouts stop (issue 8); failing one stays possible, it returns the money. */
+async function refuseSuspendedPayee(tx: Tx, row: PayoutRow): Promise<void> {
+  if (await isSuspended(tx, row.userId))
+    throw new AppError(
+      "ConflictException",
+      "This account is suspended: its payouts cannot go ahead until it is reinstated.",
+    );
+}
+
 /** requested → processing: approved by an operator, to be paid by hand or submitted to Stripe. */
 export async function approve(tx: Tx, provider: PayoutProvider, id: string): Promise<PayoutRow> {
   const row = await lockPayout(tx, id);
   if (row.status !== "requested")
     throw new AppError("ConflictException", "Only a requested payout can be approved.");
+  await refuseSuspendedPayee(tx, row);
   if (row.provider !== provider.kind)
     throw new AppError("ConflictException", "This payout was requested through another payout provider.");
   const now = new Date();
@@ -227,6 +243,7 @@ export async function confirmPaid(tx: Tx, id: string): Promise<void> {
     throw new AppError("ConflictException", "Stripe reports this payout's outcome itself.");
   if (row.status !== "processing")
     throw new AppError("ConflictException", "Only a payout being processed can be marked paid.");
+  await refuseSuspendedPayee(tx, row);
   await markPaid(tx, row);
 }
 

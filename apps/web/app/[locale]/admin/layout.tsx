@@ -17,7 +17,11 @@ export default async function AdminLayout({
 }) {
   await pageLocale(params);
   return (
-    <DashboardFrame className="admin" namespaces={["account", "admin"]} nav={<AdminNav />}>
+    <DashboardFrame
+      className="admin"
+      namespaces={["account", "admin", "adminOverview", "adminOps"]}
+      nav={<AdminNav />}
+    >
       {children}
     </DashboardFrame>
   );

@@ -1,10 +1,21 @@
-import { redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { AccountGuard } from "@/features/account/account-guard.tsx";
+import { Overview } from "@/features/admin-console/overview.tsx";
 import { pageLocale } from "@/lib/page-locale.ts";
 
 type Props = { params: Promise<{ locale: string }> };
 
-/** The console has one section so far: its home is the payout queue. */
+export async function generateMetadata({ params }: Props) {
+  const locale = await pageLocale(params);
+  return { title: (await getTranslations({ locale, namespace: "adminOverview.overview" }))("title") };
+}
+
+/** The console's home: the business at a glance and what waits for an operator. */
 export default async function Page({ params }: Props) {
   await pageLocale(params);
-  redirect("/admin/payouts");
+  return (
+    <AccountGuard rules={["auth", "admin"]}>
+      <Overview />
+    </AccountGuard>
+  );
 }

@@ -1,0 +1,37 @@
+import type { Catalogue } from "../messages.ts";
+
+/** The admin console's accounts messages in French and Spanish, keyed by the English text in the code. */
+export const adminMessages: Catalogue = {
+  "This account was not found.": {
+    fr: "Ce compte est introuvable.",
+    es: "No se ha encontrado esta cuenta.",
+  },
+  "You cannot suspend your own account.": {
+    fr: "Vous ne pouvez pas suspendre votre propre compte.",
+    es: "No puedes suspender tu propia cuenta.",
+  },
+  "This account is already suspended.": {
+    fr: "Ce compte est déjà suspendu.",
+    es: "Esta cuenta ya está suspendida.",
+  },
+  "This account is not suspended.": {
+    fr: "Ce compte n'est pas suspendu.",
+    es: "Esta cuenta no está suspendida.",
+  },
+  "You cannot remove your own admin role.": {
+    fr: "Vous ne pouvez pas retirer votre propre rôle d'administrateur.",
+    es: "No puedes quitarte tu propio rol de administrador.",
+  },
+  "This account already has this role.": {
+    fr: "Ce compte a déjà ce rôle.",
+    es: "Esta cuenta ya tiene este rol.",
+  },
+  "Your account is suspended: withdrawals are paused until it is reinstated. Contact support.": {
+    fr: "Votre compte est suspendu : les retraits sont bloqués jusqu'à sa réactivation. Contactez le support.",
+    es: "Tu cuenta está suspendida: las retiradas están bloqueadas hasta que se reactive. Contacta con soporte.",
+  },
+  "This account is suspended: its payouts cannot go ahead until it is reinstated.": {
+    fr: "Ce compte est suspendu : ses virements ne peuvent pas avancer avant sa réactivation.",
+    es: "Esta cuenta está suspendida: sus transferencias no pueden avanzar hasta que se reactive.",
+  },
+};

@@ -1,0 +1,20 @@
+import { getTranslations } from "next-intl/server";
+import { AccountGuard } from "@/features/account/account-guard.tsx";
+import { AuditLog } from "@/features/admin-console/audit-log.tsx";
+import { pageLocale } from "@/lib/page-locale.ts";
+
+type Props = { params: Promise<{ locale: string }> };
+
+export async function generateMetadata({ params }: Props) {
+  const locale = await pageLocale(params);
+  return { title: (await getTranslations({ locale, namespace: "adminOverview.audit" }))("title") };
+}
+
+export default async function Page({ params }: Props) {
+  await pageLocale(params);
+  return (
+    <AccountGuard rules={["auth", "admin"]}>
+      <AuditLog />
+    </AccountGuard>
+  );
+}
