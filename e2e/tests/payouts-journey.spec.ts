@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, signInAs, test, watchConsole } from "../fixtures.ts";
 import { freshAccount, signIn } from "./identity-helpers.ts";
@@ -124,6 +125,23 @@ test.describe("payouts journey", () => {
     await admin.getByRole("button", { name: "Processing", exact: true }).click();
     await expect(admin).toHaveURL(/\/admin\/payouts\?status=processing$/);
     await expect(row).toContainText("Processing");
+
+    // The bank's files of the approved payouts, from the API: the CSV carries this one.
+    await expect(admin.getByText("pain.001) holds euro payouts only")).toBeVisible();
+    await expect(admin.getByRole("link", { name: "Export SEPA file (pain.001)" })).toHaveAttribute(
+      "href",
+      /\/admin\/payouts\/export\?format=pain001&status=processing$/,
+    );
+    const csvLink = admin.getByRole("link", { name: "Export CSV" });
+    await expect(csvLink).toHaveAttribute("href", /\/admin\/payouts\/export\?format=csv&status=processing$/);
+    const [download] = await Promise.all([admin.waitForEvent("download"), csvLink.click()]);
+    expect(download.suggestedFilename()).toMatch(/^payouts-processing-.*\.csv$/);
+    const csv = await readFile(await download.path(), "utf8");
+    expect(
+      csv.split("\n").filter((line) => line.includes("Ada Lovelace") && line.includes("12.00")),
+      "the CSV line of this payout",
+    ).not.toHaveLength(0);
+
     await row.getByRole("button", { name: "Mark paid" }).click();
     await expect(successToast(admin, "Payout marked paid.")).toBeVisible();
     await expect(row).toHaveCount(0);
@@ -171,8 +189,8 @@ test.describe("payouts journey", () => {
     const admin = await adminContext.newPage();
     const adminErrors = watchConsole(admin);
     await signInAs(admin, "admin");
-    await admin.goto("/admin");
-    await expect(admin).toHaveURL(/\/admin\/payouts$/, { timeout: 30_000 });
+    // The console opens on its overview now; the queue has its own address.
+    await admin.goto("/admin/payouts");
     const row = admin.getByRole("listitem", { name: `Payout of €18.00 to ${creator.email}` });
     await row.getByRole("button", { name: "Mark failed" }).click();
     const dialog = admin.getByRole("dialog", { name: "Mark the payout failed" });

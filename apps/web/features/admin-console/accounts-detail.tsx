@@ -12,7 +12,8 @@ import { ApiError, api } from "@/lib/api.ts";
 import { toast } from "@/lib/toast.ts";
 import { AccountBadges } from "./accounts-badges.tsx";
 import { AccountFacts } from "./accounts-facts.tsx";
-import { failureMessage, formatDate, ReasonDialog } from "./reports-reason-dialog.tsx";
+import { failureMessage, formatDate } from "./admin-format.ts";
+import { ReasonDialog } from "./reason-dialog.tsx";
 
 type Action = "suspend" | "reinstate" | "role";
 

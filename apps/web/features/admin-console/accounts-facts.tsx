@@ -4,7 +4,7 @@ import type { AdminAccountDetail } from "@salelink/contracts/admin-accounts";
 import { useLocale, useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { formatMoney } from "@/lib/money.ts";
-import { formatDate } from "./reports-reason-dialog.tsx";
+import { formatDate } from "./admin-format.ts";
 
 /** A titled part of the account page, or a line saying there is nothing in it. */
 function Part({ title, empty, children }: { title: string; empty: string | null; children: ReactNode }) {

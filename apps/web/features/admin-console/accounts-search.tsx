@@ -3,11 +3,11 @@
 import { type AdminAccountSummary, adminAccountListSchema } from "@salelink/contracts/admin-accounts";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
-import { type FormEvent, useEffect, useState } from "react";
-import { ListStates, LoadMore } from "@/components/ui/list-states.tsx";
+import { useEffect, useState } from "react";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
 import { AccountBadges } from "./accounts-badges.tsx";
-import { formatDate } from "./reports-reason-dialog.tsx";
+import { formatDate } from "./admin-format.ts";
+import { AdminPagedList, AdminSearch } from "./admin-list.tsx";
 
 const PAGE_SIZE = 20;
 const pageOf = (q: string, cursor: string | null) =>
@@ -23,9 +23,7 @@ export function AccountsSearch() {
     setQuery(new URLSearchParams(window.location.search).get("q")?.trim() ?? "");
   }, []);
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const q = String(new FormData(event.currentTarget).get("q") ?? "").trim();
+  function search(q: string) {
     setQuery(q);
     // Kept in the address for a reload, and for coming back from an account's page.
     window.history.replaceState(
@@ -39,53 +37,16 @@ export function AccountsSearch() {
     <section className="admin-ops">
       <h1>{t("title")}</h1>
       <p className="muted">{t("intro")}</p>
-      <search>
-        <form className="admin-search" onSubmit={onSubmit}>
-          <label htmlFor="account-search">{t("searchLabel")}</label>
-          <div className="admin-search-row">
-            <input
-              id="account-search"
-              name="q"
-              type="search"
-              defaultValue={query ?? ""}
-              key={query === null ? 0 : 1}
-            />
-            <button type="submit" className="btn btn-primary">
-              {t("search")}
-            </button>
-          </div>
-        </form>
-      </search>
-      <ListStates
-        items={list.items}
-        failed={list.failed}
-        texts={{
-          failed: t("loadFailed"),
-          loading: t("loading"),
-          empty: t("empty"),
-          emptyHint: t("emptyHint"),
-        }}
-        action={null}
-      >
-        {(items) => (
-          <>
-            <ul className="admin-ops-list" aria-label={t("listLabel")}>
-              {items.map((account) => (
-                <AccountRow key={account.id} account={account} />
-              ))}
-            </ul>
-            {list.nextCursor !== null && (
-              <LoadMore
-                className="admin-more"
-                pending={list.loadingMore}
-                failed={list.moreFailed}
-                onClick={list.loadMore}
-                texts={{ more: t("loadMore"), loading: t("loadingMore"), failed: t("loadMoreFailed") }}
-              />
-            )}
-          </>
-        )}
-      </ListStates>
+      <AdminSearch
+        id="account-search"
+        label={t("searchLabel")}
+        submit={t("search")}
+        value={query}
+        onSearch={search}
+      />
+      <AdminPagedList list={list} t={t} className="admin-ops-list">
+        {(account) => <AccountRow key={account.id} account={account} />}
+      </AdminPagedList>
     </section>
   );
 }

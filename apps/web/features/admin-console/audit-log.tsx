@@ -8,15 +8,16 @@ import {
 } from "@salelink/contracts/admin";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
-import { type ChangeEvent, useEffect, useState } from "react";
-import { ListStates, LoadMore } from "@/components/ui/list-states.tsx";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
+import { useUrlFilter } from "@/components/ui/use-url-filter.ts";
+import { AdminPagedList } from "./admin-list.tsx";
 import "./audit.css";
 
 type Filter = AuditAction | "all";
 const PAGE_SIZE = 30;
 
-const isAction = (value: string | null): value is AuditAction => auditActions.some((a) => a === value);
+const isFilter = (value: string | null): value is Filter =>
+  value === "all" || auditActions.some((a) => a === value);
 const pageOf = (filter: Filter, cursor: string | null) =>
   pageUrl("/admin/audit", PAGE_SIZE, cursor, filter === "all" ? "" : `action=${encodeURIComponent(filter)}`);
 
@@ -26,25 +27,9 @@ const pageOf = (filter: Filter, cursor: string | null) =>
  */
 export function AuditLog() {
   const t = useTranslations("adminOverview.audit");
-  const [filter, setFilter] = useState<Filter | null>(null);
+  // Kept in the address for a reload or a shared link.
+  const [filter, choose] = useUrlFilter("action", isFilter, "all");
   const list = usePagedList({ schema: auditListSchema, key: filter, url: pageOf });
-
-  useEffect(() => {
-    const action = new URLSearchParams(window.location.search).get("action");
-    setFilter(isAction(action) ? action : "all");
-  }, []);
-
-  function choose(event: ChangeEvent<HTMLSelectElement>) {
-    const next = event.target.value;
-    const chosen: Filter = isAction(next) ? next : "all";
-    setFilter(chosen);
-    // Kept in the address for a reload or a shared link.
-    window.history.replaceState(
-      window.history.state,
-      "",
-      `${window.location.pathname}${chosen === "all" ? "" : `?action=${encodeURIComponent(chosen)}`}`,
-    );
-  }
 
   return (
     <section className="admin-console admin-audit">
@@ -53,7 +38,12 @@ export function AuditLog() {
       <p className="admin-readonly">{t("readOnly")}</p>
       <div className="field admin-select-filter">
         <label htmlFor="audit-action">{t("filterLabel")}</label>
-        <select id="audit-action" value={filter ?? "all"} onChange={choose} disabled={filter === null}>
+        <select
+          id="audit-action"
+          value={filter ?? "all"}
+          onChange={(event) => choose(isFilter(event.target.value) ? event.target.value : "all")}
+          disabled={filter === null}
+        >
           <option value="all">{t("allActions")}</option>
           {auditActions.map((action) => (
             <option key={action} value={action}>
@@ -62,36 +52,15 @@ export function AuditLog() {
           ))}
         </select>
       </div>
-      <ListStates
-        items={list.items}
-        failed={list.failed}
-        texts={{
-          failed: t("loadFailed"),
-          loading: t("loading"),
-          empty: filter === "all" ? t("empty") : t("emptyFiltered"),
-          emptyHint: t("emptyHint"),
-        }}
-        action={null}
+      <AdminPagedList
+        list={list}
+        t={t}
+        empty={filter === "all" ? undefined : t("emptyFiltered")}
+        ordered
+        className="admin-audit-list"
       >
-        {(items) => (
-          <>
-            <ol className="admin-audit-list" aria-label={t("listLabel")}>
-              {items.map((entry) => (
-                <AuditRow key={entry.id} entry={entry} />
-              ))}
-            </ol>
-            {list.nextCursor !== null && (
-              <LoadMore
-                className="admin-more"
-                pending={list.loadingMore}
-                failed={list.moreFailed}
-                onClick={list.loadMore}
-                texts={{ more: t("loadMore"), loading: t("loadingMore"), failed: t("loadMoreFailed") }}
-              />
-            )}
-          </>
-        )}
-      </ListStates>
+        {(entry) => <AuditRow key={entry.id} entry={entry} />}
+      </AdminPagedList>
     </section>
   );
 }

@@ -4,9 +4,10 @@ import { type AdminIdentityList, adminIdentityListSchema } from "@salelink/contr
 import { type IdentitySessionStatus, identitySessionStatuses } from "@salelink/contracts/identity";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
-import { ListStates, LoadMore } from "@/components/ui/list-states.tsx";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
+import { useUrlFilter } from "@/components/ui/use-url-filter.ts";
+import { formatDate } from "./admin-format.ts";
+import { AdminPagedList, FilterBar } from "./admin-list.tsx";
 import "./audit.css";
 
 type Filter = IdentitySessionStatus | "all";
@@ -21,72 +22,29 @@ const pageOf = (filter: Filter, cursor: string | null) =>
 /** Identity verification sessions across all accounts, newest first, with the provider's decision. */
 export function IdentityChecks() {
   const t = useTranslations("adminOverview.identity");
-  const [filter, setFilter] = useState<Filter | null>(null);
+  // Kept in the address for a reload or a shared link (the overview links to the ones in review).
+  const [filter, choose] = useUrlFilter("status", isFilter, "all");
   const list = usePagedList({ schema: adminIdentityListSchema, key: filter, url: pageOf });
-
-  useEffect(() => {
-    const status = new URLSearchParams(window.location.search).get("status");
-    setFilter(isFilter(status) ? status : "all");
-  }, []);
-
-  function choose(next: Filter) {
-    setFilter(next);
-    // Kept in the address for a reload or a shared link (the overview links to the ones in review).
-    window.history.replaceState(
-      window.history.state,
-      "",
-      `${window.location.pathname}${next === "all" ? "" : `?status=${next}`}`,
-    );
-  }
 
   return (
     <section className="admin-console admin-identity">
       <h1>{t("title")}</h1>
       <p className="muted">{t("intro")}</p>
-      <fieldset className="admin-filters">
-        <legend className="sr-only">{t("filterLabel")}</legend>
-        {filters.map((f) => (
-          <button
-            key={f}
-            type="button"
-            className="admin-filter"
-            aria-pressed={filter === f}
-            onClick={() => choose(f)}
-          >
-            {f === "all" ? t("all") : t(`status.${f}`)}
-          </button>
-        ))}
-      </fieldset>
-      <ListStates
-        items={list.items}
-        failed={list.failed}
-        texts={{
-          failed: t("loadFailed"),
-          loading: t("loading"),
-          empty: filter === "all" ? t("empty") : t("emptyFiltered"),
-          emptyHint: t("emptyHint"),
-        }}
-        action={null}
+      <FilterBar
+        legend={t("filterLabel")}
+        filters={filters}
+        current={filter}
+        label={(f) => (f === "all" ? t("all") : t(`status.${f}`))}
+        onChoose={choose}
+      />
+      <AdminPagedList
+        list={list}
+        t={t}
+        empty={filter === "all" ? undefined : t("emptyFiltered")}
+        className="admin-identity-list"
       >
-        {(items) => (
-          <>
-            <ul className="admin-identity-list" aria-label={t("listLabel")}>
-              {items.map((session) => (
-                <SessionRow key={session.id} session={session} />
-              ))}
-            </ul>
-            {list.nextCursor !== null && (
-              <LoadMore
-                className="admin-more"
-                pending={list.loadingMore}
-                failed={list.moreFailed}
-                onClick={list.loadMore}
-                texts={{ more: t("loadMore"), loading: t("loadingMore"), failed: t("loadMoreFailed") }}
-              />
-            )}
-          </>
-        )}
-      </ListStates>
+        {(session) => <SessionRow key={session.id} session={session} />}
+      </AdminPagedList>
     </section>
   );
 }
@@ -94,8 +52,7 @@ export function IdentityChecks() {
 function SessionRow({ session }: { session: Session }) {
   const t = useTranslations("adminOverview.identity");
   const locale = useLocale();
-  const date = (iso: string) =>
-    new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  const date = (iso: string) => formatDate(iso, locale);
   const status = t(`status.${session.status}`);
 
   return (

@@ -4,13 +4,14 @@ import { type AdminOrder, adminOrderListSchema } from "@salelink/contracts/admin
 import { messageResponseSchema } from "@salelink/contracts/auth";
 import { type OrderStatus, orderStatuses } from "@salelink/contracts/checkout";
 import { useLocale, useTranslations } from "next-intl";
-import { type FormEvent, useEffect, useState } from "react";
-import { ListStates, LoadMore } from "@/components/ui/list-states.tsx";
+import { useEffect, useState } from "react";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
 import { toast } from "@/lib/toast.ts";
-import { failureMessage, formatDate, ReasonDialog } from "./reports-reason-dialog.tsx";
+import { failureMessage, formatDate } from "./admin-format.ts";
+import { AdminPagedList, AdminSearch, FilterBar } from "./admin-list.tsx";
+import { ReasonDialog } from "./reason-dialog.tsx";
 
 type Filter = OrderStatus | "all";
 const filters: readonly Filter[] = ["all", ...orderStatuses];
@@ -64,14 +65,6 @@ export function OrdersSearch() {
     );
   }
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    show({
-      q: String(new FormData(event.currentTarget).get("q") ?? "").trim(),
-      status: search?.status ?? "all",
-    });
-  }
-
   async function refund(order: AdminOrder, reason: string): Promise<string | null> {
     try {
       await api(`/admin/orders/${order.id}/refund`, {
@@ -93,72 +86,30 @@ export function OrdersSearch() {
     <section className="admin-ops">
       <h1>{t("title")}</h1>
       <p className="muted">{t("intro")}</p>
-      <search>
-        <form className="admin-search" onSubmit={onSubmit}>
-          <label htmlFor="order-search">{t("searchLabel")}</label>
-          <div className="admin-search-row">
-            <input
-              id="order-search"
-              name="q"
-              type="search"
-              defaultValue={search?.q ?? ""}
-              key={search === null ? 0 : 1}
-            />
-            <button type="submit" className="btn btn-primary">
-              {t("search")}
-            </button>
-          </div>
-        </form>
-      </search>
-      <fieldset className="admin-filters">
-        <legend className="sr-only">{t("filterLabel")}</legend>
-        {filters.map((f) => (
-          <button
-            key={f}
-            type="button"
-            className="admin-filter"
-            aria-pressed={search?.status === f}
-            onClick={() => show({ q: search?.q ?? "", status: f })}
-          >
-            {t(`filter.${f}`)}
-          </button>
-        ))}
-      </fieldset>
-      <ListStates
-        items={list.items}
-        failed={list.failed}
-        texts={{
-          failed: t("loadFailed"),
-          loading: t("loading"),
-          empty: t("empty"),
-          emptyHint: t("emptyHint"),
-        }}
-        action={null}
-      >
-        {(items) => (
-          <>
-            <ul className="admin-ops-list" aria-label={t("listLabel")}>
-              {items.map((order) => (
-                <OrderRow
-                  key={order.id}
-                  order={order}
-                  refundUnderWay={underWay.has(order.id)}
-                  onRefund={() => setRefunding(order)}
-                />
-              ))}
-            </ul>
-            {list.nextCursor !== null && (
-              <LoadMore
-                className="admin-more"
-                pending={list.loadingMore}
-                failed={list.moreFailed}
-                onClick={list.loadMore}
-                texts={{ more: t("loadMore"), loading: t("loadingMore"), failed: t("loadMoreFailed") }}
-              />
-            )}
-          </>
+      <AdminSearch
+        id="order-search"
+        label={t("searchLabel")}
+        submit={t("search")}
+        value={search?.q ?? null}
+        onSearch={(q) => show({ q, status: search?.status ?? "all" })}
+      />
+      <FilterBar
+        legend={t("filterLabel")}
+        filters={filters}
+        current={search?.status ?? null}
+        label={(f) => t(`filter.${f}`)}
+        onChoose={(status) => show({ q: search?.q ?? "", status })}
+      />
+      <AdminPagedList list={list} t={t} className="admin-ops-list">
+        {(order) => (
+          <OrderRow
+            key={order.id}
+            order={order}
+            refundUnderWay={underWay.has(order.id)}
+            onRefund={() => setRefunding(order)}
+          />
         )}
-      </ListStates>
+      </AdminPagedList>
       {refunding && <RefundDialog order={refunding} onClose={() => setRefunding(null)} onConfirm={refund} />}
     </section>
   );

@@ -8,13 +8,15 @@ import {
   adminReportStatuses,
 } from "@salelink/contracts/admin-ops";
 import { useLocale, useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
-import { ListStates, LoadMore } from "@/components/ui/list-states.tsx";
+import { useState } from "react";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
+import { useUrlFilter } from "@/components/ui/use-url-filter.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
 import { toast } from "@/lib/toast.ts";
-import { failureMessage, formatDate, ReasonDialog } from "./reports-reason-dialog.tsx";
+import { failureMessage, formatDate } from "./admin-format.ts";
+import { AdminPagedList, FilterBar } from "./admin-list.tsx";
+import { ReasonDialog } from "./reason-dialog.tsx";
 
 type Filter = AdminReportStatus | "all";
 type Action = "dismiss" | "takedown";
@@ -31,23 +33,9 @@ const pageOf = (filter: Filter, cursor: string | null) =>
  */
 export function ReportsQueue() {
   const t = useTranslations("adminOps.reports");
-  const [filter, setFilter] = useState<Filter | null>(null);
+  const [filter, choose] = useUrlFilter("status", isFilter, "open");
   const list = usePagedList({ schema: adminReportListSchema, key: filter, url: pageOf });
   const [acting, setActing] = useState<{ report: AdminReport; action: Action } | null>(null);
-
-  useEffect(() => {
-    const status = new URLSearchParams(window.location.search).get("status");
-    setFilter(isFilter(status) ? status : "open");
-  }, []);
-
-  function choose(next: Filter) {
-    setFilter(next);
-    window.history.replaceState(
-      window.history.state,
-      "",
-      `${window.location.pathname}${next === "open" ? "" : `?status=${next}`}`,
-    );
-  }
 
   async function act(report: AdminReport, action: Action, reason: string): Promise<string | null> {
     try {
@@ -77,54 +65,23 @@ export function ReportsQueue() {
     <section className="admin-ops">
       <h1>{t("title")}</h1>
       <p className="muted">{t("intro")}</p>
-      <fieldset className="admin-filters">
-        <legend className="sr-only">{t("filterLabel")}</legend>
-        {filters.map((f) => (
-          <button
-            key={f}
-            type="button"
-            className="admin-filter"
-            aria-pressed={filter === f}
-            onClick={() => choose(f)}
-          >
-            {t(`filter.${f}`)}
-          </button>
-        ))}
-      </fieldset>
-      <ListStates
-        items={list.items}
-        failed={list.failed}
-        texts={{
-          failed: t("loadFailed"),
-          loading: t("loading"),
-          empty: filter === "open" ? t("emptyOpen") : t("empty"),
-          emptyHint: t("emptyHint"),
-        }}
-        action={null}
+      <FilterBar
+        legend={t("filterLabel")}
+        filters={filters}
+        current={filter}
+        label={(f) => t(`filter.${f}`)}
+        onChoose={choose}
+      />
+      <AdminPagedList
+        list={list}
+        t={t}
+        empty={filter === "open" ? t("emptyOpen") : undefined}
+        className="admin-ops-list"
       >
-        {(items) => (
-          <>
-            <ul className="admin-ops-list" aria-label={t("listLabel")}>
-              {items.map((report) => (
-                <ReportRow
-                  key={report.id}
-                  report={report}
-                  onAct={(action) => setActing({ report, action })}
-                />
-              ))}
-            </ul>
-            {list.nextCursor !== null && (
-              <LoadMore
-                className="admin-more"
-                pending={list.loadingMore}
-                failed={list.moreFailed}
-                onClick={list.loadMore}
-                texts={{ more: t("loadMore"), loading: t("loadingMore"), failed: t("loadMoreFailed") }}
-              />
-            )}
-          </>
+        {(report) => (
+          <ReportRow key={report.id} report={report} onAct={(action) => setActing({ report, action })} />
         )}
-      </ListStates>
+      </AdminPagedList>
       {acting && (
         <ReasonDialog
           title={acting.action === "dismiss" ? t("dismissTitle") : t("takedownTitle")}

@@ -9,12 +9,15 @@ import {
 } from "@salelink/contracts/payouts";
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import { ListStates, LoadMore } from "@/components/ui/list-states.tsx";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
+import { useUrlFilter } from "@/components/ui/use-url-filter.ts";
+import { failureMessage, formatDate } from "@/features/admin-console/admin-format.ts";
+import { AdminPagedList, FilterBar } from "@/features/admin-console/admin-list.tsx";
+import { ReasonDialog } from "@/features/admin-console/reason-dialog.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { runtimeConfig } from "@/lib/runtime-config.ts";
 import { toast } from "@/lib/toast.ts";
-import { PayoutFailDialog } from "./payout-fail-dialog.tsx";
 
 type Filter = PayoutStatus | "all";
 type Action = "approve" | "paid";
@@ -31,26 +34,12 @@ const pageOf = (filter: Filter, cursor: string | null) =>
  */
 export function PayoutsQueue() {
   const t = useTranslations("admin.payouts");
-  const [filter, setFilter] = useState<Filter | null>(null);
+  // Kept in the address for a reload or a shared link; the default needs no query.
+  const [filter, choose] = useUrlFilter("status", isFilter, "requested");
   const list = usePagedList({ schema: adminPayoutListSchema, key: filter, url: pageOf });
   /** The payout an action is running on, so its buttons show progress and others stay usable. */
   const [busy, setBusy] = useState<{ id: string; action: Action } | null>(null);
   const [failing, setFailing] = useState<AdminPayout | null>(null);
-
-  useEffect(() => {
-    const status = new URLSearchParams(window.location.search).get("status");
-    setFilter(isFilter(status) ? status : "requested");
-  }, []);
-
-  function choose(next: Filter) {
-    setFilter(next);
-    // Kept in the address for a reload or a shared link; the default needs no query.
-    window.history.replaceState(
-      window.history.state,
-      "",
-      `${window.location.pathname}${next === "requested" ? "" : `?status=${next}`}`,
-    );
-  }
 
   /** A payout that changed status leaves a filtered queue; in "all" it is updated in place. */
   function replace(updated: AdminPayout) {
@@ -61,8 +50,7 @@ export function PayoutsQueue() {
     );
   }
 
-  const failure = (err: unknown) =>
-    err instanceof ApiError && err.body && err.status < 500 ? err.body.message : t("actionFailed");
+  const failure = (err: unknown) => failureMessage(err, t("actionFailed"));
 
   async function act(payout: AdminPayout, action: Action) {
     setBusy({ id: payout.id, action });
@@ -113,64 +101,99 @@ export function PayoutsQueue() {
     <section className="admin-payouts">
       <h1>{t("title")}</h1>
       <p className="muted">{t("intro")}</p>
-      <fieldset className="admin-filters">
-        <legend className="sr-only">{t("filterLabel")}</legend>
-        {filters.map((f) => (
-          <button
-            key={f}
-            type="button"
-            className="admin-filter"
-            aria-pressed={filter === f}
-            onClick={() => choose(f)}
-          >
-            {labels[f]}
-          </button>
-        ))}
-      </fieldset>
-      <ListStates
-        items={list.items}
-        failed={list.failed}
-        texts={{
-          failed: t("loadFailed"),
-          loading: t("loading"),
-          empty: filter === "requested" ? t("emptyRequested") : t("empty"),
-          emptyHint: t("emptyHint"),
-        }}
-        action={null}
+      <PayoutsExport filter={filter} />
+      <FilterBar
+        legend={t("filterLabel")}
+        filters={filters}
+        current={filter}
+        label={(f) => labels[f]}
+        onChoose={choose}
+      />
+      <AdminPagedList
+        list={list}
+        t={t}
+        empty={filter === "requested" ? t("emptyRequested") : undefined}
+        className="admin-payout-list"
       >
-        {(items) => (
-          <>
-            <ul className="admin-payout-list" aria-label={t("listLabel")}>
-              {items.map((payout) => (
-                <PayoutRow
-                  key={payout.id}
-                  payout={payout}
-                  busy={busy?.id === payout.id ? busy.action : null}
-                  onAct={(action) => act(payout, action)}
-                  onFail={() => setFailing(payout)}
-                />
-              ))}
-            </ul>
-            {list.nextCursor !== null && (
-              <LoadMore
-                className="admin-more"
-                pending={list.loadingMore}
-                failed={list.moreFailed}
-                onClick={list.loadMore}
-                texts={{ more: t("loadMore"), loading: t("loadingMore"), failed: t("loadMoreFailed") }}
-              />
-            )}
-          </>
+        {(payout) => (
+          <PayoutRow
+            key={payout.id}
+            payout={payout}
+            busy={busy?.id === payout.id ? busy.action : null}
+            onAct={(action) => act(payout, action)}
+            onFail={() => setFailing(payout)}
+          />
         )}
-      </ListStates>
-      {failing && (
-        <PayoutFailDialog
-          payout={failing}
-          onClose={() => setFailing(null)}
-          onConfirm={(reason) => fail(failing, reason)}
-        />
-      )}
+      </AdminPagedList>
+      {failing && <FailDialog payout={failing} onClose={() => setFailing(null)} onConfirm={fail} />}
     </section>
+  );
+}
+
+/**
+ * The files for the bank: the payouts of the filter shown (approved ones, "processing", by default),
+ * as CSV or as a SEPA pain.001 credit transfer. Links to the API: the browser downloads them itself.
+ */
+function PayoutsExport({ filter }: { filter: Filter | null }) {
+  const t = useTranslations("admin.payouts");
+  const [apiUrl, setApiUrl] = useState<string | null>(null);
+
+  useEffect(() => {
+    runtimeConfig()
+      .then((config) => setApiUrl(config.apiUrl))
+      .catch(() => setApiUrl(null));
+  }, []);
+
+  if (apiUrl === null) return null;
+  const status = filter === null || filter === "all" ? "processing" : filter;
+  const href = (format: "csv" | "pain001") =>
+    `${apiUrl}/admin/payouts/export?format=${format}&status=${status}`;
+  return (
+    <div className="admin-export">
+      <div className="actions">
+        <a className="btn btn-ghost btn-sm" href={href("csv")}>
+          {t("exportCsv")}
+        </a>
+        <a className="btn btn-ghost btn-sm" href={href("pain001")}>
+          {t("exportSepa")}
+        </a>
+      </div>
+      <p className="muted">{t("exportHint")}</p>
+    </div>
+  );
+}
+
+/** Marking a payout failed needs a reason: the creator reads it, and the amount returns to their balance. */
+function FailDialog({
+  payout,
+  onClose,
+  onConfirm,
+}: {
+  payout: AdminPayout;
+  onClose: () => void;
+  onConfirm: (payout: AdminPayout, reason: string) => Promise<string | null>;
+}) {
+  const t = useTranslations("admin.payouts");
+  const locale = useLocale();
+  return (
+    <ReasonDialog
+      title={t("failTitle")}
+      intro={
+        <p>
+          {t("failIntro", {
+            amount: formatMoney(payout.amount, payout.currency, locale),
+            email: payout.user.email,
+          })}
+        </p>
+      }
+      reasonLabel={t("failReason")}
+      reasonHint={t("failReasonHint")}
+      reasonInvalid={t("failReasonInvalid")}
+      submit={t("markFailed")}
+      pending={t("failing")}
+      onClose={onClose}
+      onConfirm={(reason) => onConfirm(payout, reason)}
+    />
   );
 }
 
@@ -188,8 +211,7 @@ function PayoutRow({
   const t = useTranslations("admin.payouts");
   const locale = useLocale();
   const amount = formatMoney(payout.amount, payout.currency, locale);
-  const date = (iso: string) =>
-    new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  const date = (iso: string) => formatDate(iso, locale);
   const checks = [
     { ok: payout.identityApproved, label: t("checks.identity") },
     { ok: payout.onboardingCompleted, label: t("checks.onboarding") },

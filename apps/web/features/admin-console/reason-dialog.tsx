@@ -6,10 +6,9 @@ import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { TextAreaField } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { useModalDialog } from "@/components/ui/use-modal-dialog.ts";
-import { ApiError } from "@/lib/api.ts";
 
 /**
- * The confirmation every operator action of the reports, accounts and orders screens goes through:
+ * The confirmation every operator action of the admin screens (payouts, reports, accounts, orders) goes through:
  * what is about to happen, and the reason the audit log keeps (required, checked before any call).
  * `children` adds the action's own fields (a role to give), read from the same form.
  */
@@ -19,6 +18,8 @@ export function ReasonDialog({
   submit,
   pending: pendingLabel,
   reasonLabel,
+  reasonHint,
+  reasonInvalid,
   children,
   onClose,
   onConfirm,
@@ -29,6 +30,9 @@ export function ReasonDialog({
   pending: string;
   /** The reason's label when "Reason" is not the right word (a note to the creator). */
   reasonLabel?: string;
+  /** Who reads the reason, when not only the audit log (the creator, for a failed payout). */
+  reasonHint?: string;
+  reasonInvalid?: string;
   children?: ReactNode;
   onClose: () => void;
   /** Sends the action; answers an error message to show, or null once done. */
@@ -47,7 +51,7 @@ export function ReasonDialog({
     const parsed = adminReasonSchema.safeParse(String(form.get("reason") ?? ""));
     setRefused(null);
     if (!parsed.success) {
-      setError(t("reasonInvalid"));
+      setError(reasonInvalid ?? t("reasonInvalid"));
       return;
     }
     setError(null);
@@ -73,7 +77,7 @@ export function ReasonDialog({
           name="reason"
           id={`${id}-reason`}
           label={reasonLabel ?? t("reason")}
-          hint={t("reasonHint")}
+          hint={reasonHint ?? t("reasonHint")}
           rows={3}
           required
           error={error ?? undefined}
@@ -93,14 +97,3 @@ export function ReasonDialog({
     </dialog>
   );
 }
-
-/** What to tell the operator when an action failed: the API's own words for a refusal, else `fallback`. */
-export const failureMessage = (err: unknown, fallback: string): string =>
-  err instanceof ApiError && err.body && err.status < 500 ? err.body.message : fallback;
-
-/** A date (and time) in the page's language. */
-export const formatDate = (iso: string, locale: string, withTime = true): string =>
-  new Intl.DateTimeFormat(
-    locale,
-    withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" },
-  ).format(new Date(iso));
