@@ -52,8 +52,12 @@ function worker(provider: MailProvider = new OutboxMailProvider(database.db)) {
 describe("the outbox provider", () => {
   it("stores every message and lists them newest first, for everyone or one recipient", async () => {
     const outbox = new OutboxMailProvider(database.db);
+    // PGlite's clock ticks in milliseconds: three sends in one tick would tie on created_at.
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 3));
     const first = await outbox.send(message("Ana@Example.test", "one"));
+    await tick();
     const second = await outbox.send(message("bob@example.test", "two"));
+    await tick();
     const third = await outbox.send(message("ana@example.test", "three"));
     expect(outbox.kind).toBe("outbox");
 
