@@ -4,6 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useAuth } from "@/features/auth/auth-provider.tsx";
+import { useHydrated } from "@/lib/use-hydrated.ts";
 
 const items = [
   { href: "/account", key: "home" },
@@ -19,11 +20,18 @@ const items = [
 export function DashboardNav() {
   const t = useTranslations("account.nav");
   const pathname = usePathname();
+  // The server renders this page for its locale's internal path; the current link is marked once
+  // hydrated, from the address the browser shows (React keeps server attributes while hydrating).
+  const hydrated = useHydrated();
   const { user } = useAuth();
   return (
     <nav className="dashboard-nav" aria-label={t("label")}>
       {items.map((item) => (
-        <Link key={item.href} href={item.href} aria-current={pathname === item.href ? "page" : undefined}>
+        <Link
+          key={item.href}
+          href={item.href}
+          aria-current={hydrated && pathname === item.href ? "page" : undefined}
+        >
           {t(item.key)}
         </Link>
       ))}

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
+import { useHydrated } from "@/lib/use-hydrated.ts";
 
 /** The admin console's sections. */
 const items = [
@@ -19,6 +20,9 @@ const items = [
 export function AdminNav() {
   const t = useTranslations("admin.nav");
   const pathname = usePathname();
+  // The server renders this page for its locale's internal path; the current link is marked once
+  // hydrated, from the address the browser shows (React keeps server attributes while hydrating).
+  const hydrated = useHydrated();
   return (
     <nav className="dashboard-nav admin-nav" aria-label={t("label")}>
       <p className="admin-nav-title">{t("title")}</p>
@@ -27,7 +31,8 @@ export function AdminNav() {
           key={item.href}
           href={item.href}
           aria-current={
-            pathname === item.href || (pathname.startsWith(`${item.href}/`) && item.href !== "/admin")
+            hydrated &&
+            (pathname === item.href || (pathname.startsWith(`${item.href}/`) && item.href !== "/admin"))
               ? "page"
               : undefined
           }
