@@ -94,5 +94,6 @@ Salelink is running (embedded database in ${env.DATA_DIR}, sandbox providers)
   Web:      ${env.WEB_ORIGIN}
   API:      ${env.API_PUBLIC_URL}   (OpenAPI: ${env.API_PUBLIC_URL}/docs)
 ${seeded ? `  Demo logins (password "${demo.password}"):\n${demo.accounts.map((a) => `    ${a.label.padEnd(10)} ${a.email}`).join("\n")}\n  Demo referral link: ${env.WEB_ORIGIN}/?ref=${demo.campaign.token}\n  Demo sales links:\n${demo.catalogue.links.map((l) => `    ${env.WEB_ORIGIN}/v/${l.token}`).join("\n")}   (promo code ${demo.catalogue.promoCode.code})\n  Demo creator page: ${env.WEB_ORIGIN}/c/${demo.catalogue.profile.handle}` : "  Demo data: off (SEED_DEMO=false)"}
+  Admin console (sign in as the admin): ${env.WEB_ORIGIN}/admin
   Outbox (e-mails kept, not sent): ${env.WEB_ORIGIN}/dev/mail
 Press Ctrl-C to stop.`);
