@@ -5,6 +5,8 @@ import { defineConfig } from "@playwright/test";
 
 const API_PORT = 4100;
 const WEB_PORT = 3100;
+/** Serves the configured third-party scripts (chat widget, analytics tag) as empty JavaScript. */
+const SCRIPTS_PORT = 3199;
 /**
  * E2E_EXISTING_SERVERS=1 runs against servers already listening on E2E_API_URL and E2E_WEB_URL
  * (default: the dev ports 4000 and 3000) instead of starting fresh ones: for working on one spec.
@@ -99,13 +101,20 @@ export default defineConfig({
             WEB_ORIGIN: webUrl,
             REVALIDATE_SECRET,
             ANALYTICS_ID: "G-E2E",
-            ANALYTICS_SRC: `${webUrl}/__analytics.js?id={id}`,
-            CHAT_WIDGET_SRC: `${webUrl}/__chat-widget.js`,
+            // Served as JavaScript (pages send nosniff): tests that watch them route these URLs.
+            ANALYTICS_SRC: `http://127.0.0.1:${SCRIPTS_PORT}/__analytics.js?id={id}`,
+            CHAT_WIDGET_SRC: `http://127.0.0.1:${SCRIPTS_PORT}/__chat-widget.js`,
             // Proves the affiliate page reads its figures from configuration.
             AFFILIATE_COMMISSION_BPS: "2500",
             AFFILIATE_DURATION_MONTHS: "12",
             AFFILIATE_COOKIE_DAYS: "30",
           },
+        },
+        {
+          command: `node -e "require('node:http').createServer((q, s) => { s.writeHead(200, { 'content-type': 'text/javascript' }); s.end(''); }).listen(${SCRIPTS_PORT}, '127.0.0.1')"`,
+          url: `http://127.0.0.1:${SCRIPTS_PORT}/__chat-widget.js`,
+          reuseExistingServer: false,
+          timeout: 10_000,
         },
       ],
 });
