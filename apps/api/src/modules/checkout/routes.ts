@@ -14,12 +14,13 @@ import {
   sandboxPaymentResultSchema,
 } from "@salelink/contracts";
 import { and, eq } from "drizzle-orm";
-import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { DbOrTx, Tx } from "../../db/client.ts";
 import { adminAuditLog, orders, sandboxPayments } from "../../db/schema/index.ts";
 import { jobKind } from "../../jobs/index.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
+import { signedWebhookRoute } from "../../lib/signed-webhook.ts";
 import {
   SANDBOX_SIGNATURE_HEADER,
   type SandboxEvent,
@@ -221,38 +222,16 @@ export const checkoutRoutes: FastifyPluginAsyncZod<CheckoutDeps> = async (app, d
     },
   );
 
-  // The webhook reads its body as bytes: the signature covers them exactly as sent.
-  await app.register(async (plugin) => {
-    const hooks = plugin.withTypeProvider<ZodTypeProvider>();
-    hooks.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => {
-      done(null, body);
-    });
-    hooks.post(
-      "/webhooks/:provider",
-      {
-        config: { maintenance: "allow" },
-        schema: {
-          tags,
-          summary: "Payment provider events (signed; each applied once)",
-          params: z.object({ provider: paymentProviderSchema }),
-        },
-      },
-      async (request, reply) => {
-        if (request.params.provider !== payments.kind) throw notFound("Webhook");
-        const raw = request.body;
-        if (!Buffer.isBuffer(raw)) throw new AppError("BadRequestException", "The request is malformed.");
-        try {
-          const result = await db.transaction((tx) => receive(tx, raw, request.headers));
-          return reply.send({ received: true, result });
-        } catch (error) {
-          if (error instanceof WebhookSignatureError) {
-            request.log.warn({ reason: error.message }, "payment webhook refused");
-            throw new AppError("BadRequestException", "The signature is not valid.");
-          }
-          throw error;
-        }
-      },
-    );
+  await signedWebhookRoute(app, {
+    url: "/webhooks/:provider",
+    tags,
+    summary: "Payment provider events (signed; each applied once)",
+    params: z.object({ provider: paymentProviderSchema }),
+    accepts: ({ provider }) => provider === payments.kind,
+    signatureError: WebhookSignatureError,
+    refusedAs: "BadRequestException",
+    logLabel: "payment",
+    handle: (raw, headers) => db.transaction((tx) => receive(tx, raw, headers)),
   });
 
   if (config.NODE_ENV !== "production") {

@@ -7,11 +7,11 @@ import {
   sandboxIdentityDecisionBodySchema,
   sandboxIdentitySessionSchema,
 } from "@salelink/contracts";
-import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Tx } from "../../db/client.ts";
 import { jobKind } from "../../jobs/index.ts";
-import { AppError, notFound } from "../../lib/errors.ts";
+import { signedWebhookRoute } from "../../lib/signed-webhook.ts";
 import {
   AUTH_CLIENT_HEADER,
   IdentitySignatureError,
@@ -92,38 +92,16 @@ export const identityRoutes: FastifyPluginAsyncZod<IdentityDeps> = async (app, d
     },
   );
 
-  // The webhook reads its body as bytes: the signature covers them exactly as sent.
-  await app.register(async (plugin) => {
-    const hooks = plugin.withTypeProvider<ZodTypeProvider>();
-    hooks.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => {
-      done(null, body);
-    });
-    hooks.post(
-      "/webhooks/identity/:provider",
-      {
-        config: { maintenance: "allow" },
-        schema: {
-          tags,
-          summary: "Identity provider webhooks: decisions and progress (signed; each applied once)",
-          params: z.object({ provider: identityProviderKindSchema }),
-        },
-      },
-      async (request, reply) => {
-        if (request.params.provider !== identity.kind) throw notFound("Webhook");
-        const raw = request.body;
-        if (!Buffer.isBuffer(raw)) throw new AppError("BadRequestException", "The request is malformed.");
-        try {
-          const result = await db.transaction((tx) => receive(tx, raw, request.headers));
-          return reply.send({ received: true, result });
-        } catch (error) {
-          if (error instanceof IdentitySignatureError) {
-            request.log.warn({ reason: error.message }, "identity webhook refused");
-            throw new AppError("UnauthorizedException", "The signature is not valid.");
-          }
-          throw error;
-        }
-      },
-    );
+  await signedWebhookRoute(app, {
+    url: "/webhooks/identity/:provider",
+    tags,
+    summary: "Identity provider webhooks: decisions and progress (signed; each applied once)",
+    params: z.object({ provider: identityProviderKindSchema }),
+    accepts: ({ provider }) => provider === identity.kind,
+    signatureError: IdentitySignatureError,
+    refusedAs: "UnauthorizedException",
+    logLabel: "identity",
+    handle: (raw, headers) => db.transaction((tx) => receive(tx, raw, headers)),
   });
 
   if (identity.kind !== "sandbox") return;

@@ -5,10 +5,10 @@ import {
   transferListQuerySchema,
   transferListSchema,
 } from "@salelink/contracts";
-import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
-import { AppError, notFound } from "../../lib/errors.ts";
+import { signedWebhookRoute } from "../../lib/signed-webhook.ts";
 import { WebhookSignatureError } from "../../providers/payments/types.ts";
 import type { PayoutProvider } from "../../providers/payouts/types.ts";
 import { applyPayoutEvent, registerPayoutJobs } from "./events.ts";
@@ -76,39 +76,19 @@ export const payoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, deps)
     async (request) => transfersOf(db, (await request.requireUser()).id, request.query),
   );
 
-  // The webhook reads its body as bytes: the signature covers them exactly as sent.
-  await app.register(async (plugin) => {
-    const hooks = plugin.withTypeProvider<ZodTypeProvider>();
-    hooks.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => {
-      done(null, body);
-    });
-    hooks.post(
-      "/webhooks/payouts/stripe",
-      {
-        config: { maintenance: "allow" },
-        schema: {
-          tags,
-          summary: "Stripe Connect's payout.paid / payout.failed events (signed; each applied once)",
-        },
-      },
-      async (request, reply) => {
-        // The manual provider has no webhook: its outcomes are recorded by an operator.
-        if (payouts.kind !== "stripe") throw notFound("Webhook");
-        const raw = request.body;
-        if (!Buffer.isBuffer(raw)) throw new AppError("BadRequestException", "The request is malformed.");
-        try {
-          const event = payouts.parseWebhook(raw, request.headers);
-          if (!event) return reply.send({ received: true, result: "ignored" });
-          const result = await db.transaction((tx) => applyPayoutEvent(tx, payouts, event));
-          return reply.send({ received: true, result });
-        } catch (error) {
-          if (error instanceof WebhookSignatureError) {
-            request.log.warn({ reason: error.message }, "payout webhook refused");
-            throw new AppError("BadRequestException", "The signature is not valid.");
-          }
-          throw error;
-        }
-      },
-    );
+  await signedWebhookRoute(app, {
+    url: "/webhooks/payouts/stripe",
+    tags,
+    summary: "Stripe Connect's payout.paid / payout.failed events (signed; each applied once)",
+    // The manual provider has no webhook: its outcomes are recorded by an operator.
+    accepts: () => payouts.kind === "stripe",
+    signatureError: WebhookSignatureError,
+    refusedAs: "BadRequestException",
+    logLabel: "payout",
+    handle: async (raw, headers) => {
+      const event = payouts.parseWebhook(raw, headers);
+      if (!event) return "ignored";
+      return db.transaction((tx) => applyPayoutEvent(tx, payouts, event));
+    },
   });
 };

@@ -113,25 +113,9 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent | null {
-    const header = headers["stripe-signature"];
-    // The headers' type allows arrays (for set-cookie); the SDK throws a plain Error on one, and a
-    // missing or repeated signature is an inauthentic delivery like any other.
-    if (typeof header !== "string" || header === "")
-      throw new WebhookSignatureError("No single stripe-signature header");
-    let event: Stripe.Event;
-    try {
-      event = this.#client.webhooks.constructEvent(
-        rawBody,
-        header,
-        this.#webhookSecret,
-        this.#toleranceSeconds,
-      );
-    } catch (error) {
-      if (error instanceof Stripe.errors.StripeSignatureVerificationError)
-        throw new WebhookSignatureError(error.message);
-      throw error;
-    }
-    return toPaymentEvent(event);
+    return toPaymentEvent(
+      constructStripeEvent(this.#client, rawBody, headers, this.#webhookSecret, this.#toleranceSeconds),
+    );
   }
 
   async refund(input: { paymentId: string; amountMinor: number; idempotencyKey: string }): Promise<void> {
@@ -152,7 +136,7 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 }
 
-function apiAddress(apiUrl: string): { host: string; port: number; protocol: "http" | "https" } {
+export function apiAddress(apiUrl: string): { host: string; port: number; protocol: "http" | "https" } {
   const url = new URL(apiUrl);
   const protocol = url.protocol === "http:" ? "http" : "https";
   return {
@@ -160,6 +144,32 @@ function apiAddress(apiUrl: string): { host: string; port: number; protocol: "ht
     port: url.port ? Number(url.port) : protocol === "http" ? 80 : 443,
     protocol,
   };
+}
+
+/**
+ * A Stripe webhook delivery, verified by the SDK over the raw body (signature and timestamp within
+ * the tolerance); throws WebhookSignatureError when it is not authentic. Payments and Connect
+ * payouts share it.
+ */
+export function constructStripeEvent(
+  client: Stripe,
+  rawBody: Buffer,
+  headers: Record<string, string | string[] | undefined>,
+  secret: string,
+  toleranceSeconds: number,
+): Stripe.Event {
+  const header = headers["stripe-signature"];
+  // The headers' type allows arrays (for set-cookie); the SDK throws a plain Error on one, and a
+  // missing or repeated signature is an inauthentic delivery like any other.
+  if (typeof header !== "string" || header === "")
+    throw new WebhookSignatureError("No single stripe-signature header");
+  try {
+    return client.webhooks.constructEvent(rawBody, header, secret, toleranceSeconds);
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError)
+      throw new WebhookSignatureError(error.message);
+    throw error;
+  }
 }
 
 function toPaymentEvent(event: Stripe.Event): PaymentEvent | null {

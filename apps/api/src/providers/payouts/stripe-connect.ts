@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { DEFAULT_TOLERANCE_SECONDS } from "../payments/signature.ts";
-import { WebhookSignatureError } from "../payments/types.ts";
+import { apiAddress, constructStripeEvent } from "../payments/stripe.ts";
 import type { PayoutsEnv } from "./env.ts";
 import {
   type PayoutDestination,
@@ -147,22 +147,13 @@ export class StripeConnectPayoutProvider implements PayoutProvider {
   }
 
   parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PayoutEvent | null {
-    const header = headers["stripe-signature"];
-    if (typeof header !== "string" || header === "")
-      throw new WebhookSignatureError("No single stripe-signature header");
-    let event: Stripe.Event;
-    try {
-      event = this.#client.webhooks.constructEvent(
-        rawBody,
-        header,
-        this.#webhookSecret,
-        this.#toleranceSeconds,
-      );
-    } catch (error) {
-      if (error instanceof Stripe.errors.StripeSignatureVerificationError)
-        throw new WebhookSignatureError(error.message);
-      throw error;
-    }
+    const event = constructStripeEvent(
+      this.#client,
+      rawBody,
+      headers,
+      this.#webhookSecret,
+      this.#toleranceSeconds,
+    );
     if (event.type !== "payout.paid" && event.type !== "payout.failed") return null;
     const payout = event.data.object;
     const common = {
@@ -207,14 +198,4 @@ export class StripeConnectPayoutProvider implements PayoutProvider {
     const code = error.code ? ` (${error.code})` : "";
     return new PayoutRefusedError(safe(`Stripe refused the payout${code}: ${error.message}`));
   }
-}
-
-function apiAddress(apiUrl: string): { host: string; port: number; protocol: "http" | "https" } {
-  const url = new URL(apiUrl);
-  const protocol = url.protocol === "http:" ? "http" : "https";
-  return {
-    host: url.hostname,
-    port: url.port ? Number(url.port) : protocol === "http" ? 80 : 443,
-    protocol,
-  };
 }
