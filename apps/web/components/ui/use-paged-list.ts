@@ -16,23 +16,24 @@ interface Loaded<K, T, C, X> {
 export const pageUrl = (path: string, limit: number, cursor: string | number | null, query = ""): string =>
   `${path}?limit=${limit}${cursor === null ? "" : `&cursor=${cursor}`}${query ? `&${query}` : ""}`;
 
+/** How an item is told apart from another: its `id` unless the list says otherwise. */
+type ItemIdentity<T> = T extends { id: string | number }
+  ? { idOf?: (item: T) => string | number }
+  : { idOf: (item: T) => string | number };
+
 /**
  * A cursor-paged list read from the API, newest first: the first page, then "load more" pages
  * appended. `items` is null while the first page of the current key is on its way (a list read for
  * another key is never shown); `failed` says the first page failed, `moreFailed` a later one.
  */
-export function usePagedList<
-  K extends string,
-  T extends { id: string | number },
-  C extends string | number,
-  X = undefined,
->({
+export function usePagedList<K extends string, T extends object, C extends string | number, X = undefined>({
   schema,
   key,
   url,
   refresh,
   alongside,
-}: {
+  idOf,
+}: ItemIdentity<T> & {
   /** The page's contract: its items (each with an id) and the next page's cursor. */
   schema: z.ZodType<{ items: T[]; nextCursor: C | null }>;
   /** What the list is of (a filter, a query): a new one reads the list again; null, not known yet: nothing is read. */
@@ -53,6 +54,9 @@ export function usePagedList<
   useEffect(() => {
     latest.current = { schema, url, alongside };
   });
+  const identify: (item: T) => string | number =
+    (idOf as ((item: T) => string | number) | undefined) ??
+    ((item) => (item as T & { id: string | number }).id);
 
   const load = useCallback((of: K, signal?: AbortSignal) => {
     setFailed(false);
@@ -85,8 +89,8 @@ export function usePagedList<
       setLoaded((now) => {
         if (now === null || now.key !== from.key) return now;
         // An item added meanwhile is on the first page already: never list one twice.
-        const known = new Set(now.items.map((item) => item.id));
-        const added = page.items.filter((item) => !known.has(item.id));
+        const known = new Set(now.items.map(identify));
+        const added = page.items.filter((item) => !known.has(identify(item)));
         return { ...now, items: [...now.items, ...added], nextCursor: page.nextCursor };
       });
     } catch {

@@ -1,65 +1,28 @@
 "use client";
 
-import { type Campaign, type Earning, earningListSchema } from "@salelink/contracts/affiliates";
+import { type Campaign, earningListSchema } from "@salelink/contracts/affiliates";
 import { useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
 import { LoadMore } from "@/components/ui/list-states.tsx";
-import { api } from "@/lib/api.ts";
+import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
 import { formatMoney } from "@/lib/money.ts";
 
 const PAGE_SIZE = 20;
-
-type Loaded = { items: Earning[]; nextCursor: string | null };
-
-const pageUrl = (cursor: string | null) =>
-  `/campaigns/earnings?limit=${PAGE_SIZE}${cursor === null ? "" : `&cursor=${cursor}`}`;
 
 /** One row per commission (a paid order of a referred account), newest first, page by page. */
 export function Earnings({ campaigns, version }: { campaigns: Campaign[]; version: number }) {
   const t = useTranslations("affiliates");
   const locale = useLocale();
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [moreFailed, setMoreFailed] = useState(false);
-
-  const load = useCallback((signal?: AbortSignal) => {
-    setFailed(false);
-    setMoreFailed(false);
-    api(pageUrl(null), { schema: earningListSchema, signal })
-      .then(setLoaded)
-      .catch(() => {
-        if (!signal?.aborted) setFailed(true);
-      });
-  }, []);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` says the statuses changed (a claim).
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load, version]);
-
-  async function loadMore() {
-    if (!loaded?.nextCursor) return;
-    setLoadingMore(true);
-    setMoreFailed(false);
-    try {
-      const page = await api(pageUrl(loaded.nextCursor), { schema: earningListSchema });
-      setLoaded((now) => {
-        if (!now) return now;
-        const known = new Set(now.items.map((e) => e.orderId));
-        return {
-          items: [...now.items, ...page.items.filter((e) => !known.has(e.orderId))],
-          nextCursor: page.nextCursor,
-        };
-      });
-    } catch {
-      setMoreFailed(true);
-    } finally {
-      setLoadingMore(false);
-    }
-  }
+  // A claim changes the statuses: `version` reads the list again.
+  const list = usePagedList({
+    schema: earningListSchema,
+    key: "earnings",
+    url: (_key, cursor) => pageUrl("/campaigns/earnings", PAGE_SIZE, cursor),
+    refresh: version,
+    idOf: (earning) => earning.orderId,
+  });
+  const loaded = list.items === null ? null : { items: list.items, nextCursor: list.nextCursor };
+  const { failed, loadingMore, moreFailed, loadMore } = list;
+  const load = list.reload;
 
   const day = new Intl.DateTimeFormat(locale, { dateStyle: "medium" });
   const campaignName = (id: string) => campaigns.find((c) => c.id === id)?.name ?? "—";
