@@ -27,12 +27,14 @@ import { registerRevalidateJobs } from "./modules/catalogue/revalidate.ts";
 import { catalogueRoutes } from "./modules/catalogue/routes.ts";
 import { createPublicCache } from "./modules/catalogue/service.ts";
 import { checkoutRoutes } from "./modules/checkout/routes.ts";
+import { drainPlugin, Lifecycle } from "./modules/health/lifecycle.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { identityRoutes } from "./modules/kyc/routes.ts";
 import { registerMailJobs } from "./modules/mail/jobs.ts";
 import { devMailEnabled, devMailRoutes } from "./modules/mail/routes.ts";
 import { maintenanceRoutes } from "./modules/maintenance/routes.ts";
 import { MaintenanceService } from "./modules/maintenance/service.ts";
+import { Metrics, metricsPlugin } from "./modules/metrics/index.ts";
 import { adminPayoutRoutes } from "./modules/payouts/admin-routes.ts";
 import { bankAccountRoutes } from "./modules/payouts/bank-accounts.ts";
 import { payoutRoutes } from "./modules/payouts/routes.ts";
@@ -40,7 +42,7 @@ import { profileRoutes } from "./modules/profile/routes.ts";
 import { uploadRoutes } from "./modules/uploads/routes.ts";
 import { walletRoutes } from "./modules/wallet/routes.ts";
 import { authPlugin } from "./plugins/auth.ts";
-import { registerErrorHandler } from "./plugins/error-handler.ts";
+import { frameworkErrors, registerErrorHandler } from "./plugins/error-handler.ts";
 import { i18nPlugin } from "./plugins/i18n.ts";
 import { maintenanceGate } from "./plugins/maintenance-gate.ts";
 import { originCheck } from "./plugins/origin-check.ts";
@@ -64,6 +66,8 @@ export interface AppDeps {
   rateLimitNamespace?: string;
   /** Prefix of the click counter's keys in Redis (tests isolate themselves with it). */
   clicksNamespace?: string;
+  /** Process metrics (CPU, memory, event loop) in the registry: the server turns them on, tests not. */
+  processMetrics?: boolean;
   /** Replace the configured providers (tests). */
   providers?: {
     botCheck?: BotCheck;
@@ -77,6 +81,10 @@ export interface AppDeps {
 
 export interface Services {
   maintenance: MaintenanceService;
+  /** Readiness turns 503 once draining starts (server.ts, on SIGTERM). */
+  lifecycle: Lifecycle;
+  /** Served on the separate metrics listener (server.ts), never through the API's routes. */
+  metrics: Metrics;
   /** Domain modules register their job kinds here; the worker runs them. */
   jobs: { registry: JobRegistry; worker: Worker };
   botCheck: BotCheck;
@@ -127,6 +135,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: loggerOptions(config, deps.logStream),
     trustProxy: trustProxySetting(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
+    // The router's own refusals (over-long path parameter, malformed URL) in the one error format.
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -162,6 +172,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ],
   });
 
+  const metrics = new Metrics({
+    db,
+    cacheMs: config.METRICS_CACHE_MS,
+    defaultMetrics: deps.processMetrics ?? false,
+  });
   const registry = new JobRegistry();
   registerMailJobs(registry, mail);
   registerRevalidateJobs(registry, config);
@@ -172,6 +187,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     payments,
     payouts,
     identity,
+    lifecycle: new Lifecycle(),
+    metrics,
     maintenance: new MaintenanceService(db, {
       cacheMs: config.MAINTENANCE_CACHE_SECONDS * 1000,
       recheckMs: config.MAINTENANCE_RECHECK_MS,
@@ -185,11 +202,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         pollMs: config.JOBS_POLL_MS,
         concurrency: config.JOBS_CONCURRENCY,
         leaseMs: config.JOBS_LEASE_MS,
+        onRunEnd: (kind, outcome, ms) => metrics.observeJob(kind, outcome, ms),
       }),
     },
   };
   app.decorate("services", services);
 
+  await app.register(metricsPlugin, { metrics });
+  await app.register(drainPlugin, { lifecycle: services.lifecycle });
   await app.register(i18nPlugin);
   await app.register(fastifyCookie);
   await app.register(fastifyCors, {
@@ -225,7 +245,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(maintenanceGate, { service: services.maintenance });
   await app.register(jobsPlugin, { worker: services.jobs.worker, enabled: config.JOBS_ENABLED });
 
-  await app.register(healthRoutes, { db, version: API_VERSION });
+  await app.register(healthRoutes, {
+    db,
+    version: API_VERSION,
+    lifecycle: services.lifecycle,
+    ...(deps.redis ? { redis: deps.redis } : {}),
+  });
   await app.register(maintenanceRoutes, { service: services.maintenance });
   const authDeps = { db, config, botCheck, pokeJobs: () => services.jobs.worker.poke() };
   await app.register(authRoutes, authDeps);

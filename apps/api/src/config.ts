@@ -77,6 +77,21 @@ const envSchema = z.object({
   ALLOW_SANDBOX_PROVIDERS: bool(false),
   /** Secret for derived keys (2FA secrets at rest); required in production, 32+ characters. */
   APP_SECRET: z.string().min(32).optional(),
+  /**
+   * After SIGTERM, how long the instance keeps serving while readiness answers 503, so the load
+   * balancer stops sending it traffic first. Default: 5000 in production, 0 otherwise.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(300_000).optional(),
+  /** Past this, a shutdown that has not finished exits with status 1 (counted from the signal). */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /**
+   * The Prometheus listener (GET /metrics), apart from the API so it never reaches the load balancer:
+   * a port (0: any free one), or "off". Default: 9464 in production, off otherwise.
+   */
+  METRICS_PORT: z.union([z.literal("off"), z.coerce.number().int().min(0).max(65_535)]).optional(),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  /** How long the ledger and jobs figures computed for a scrape are reused (scrapes come often). */
+  METRICS_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(15_000),
 });
 
 export type Config = z.output<typeof envSchema> & {
@@ -89,9 +104,30 @@ export type Config = z.output<typeof envSchema> & {
   identity: z.output<typeof identityEnvSchema>;
   cookieSecure: boolean;
   appSecret: string;
+  shutdownDrainMs: number;
+  /** null: no metrics listener. */
+  metricsPort: number | null;
 };
 
 export class ConfigError extends Error {}
+
+/** Every variable the API reads: deployment files may set these and no others (a test checks). */
+export function configVariableNames(): string[] {
+  const parts = [
+    envSchema,
+    businessRulesEnvSchema,
+    mailEnvSchema,
+    botCheckEnvSchema,
+    storageEnvSchema,
+    paymentsEnvSchema,
+    payoutsEnvSchema,
+    identityEnvSchema,
+  ];
+  // Some parts are an object piped into a transform: the variables are the object's keys.
+  const keys = (schema: (typeof parts)[number]) =>
+    Object.keys("shape" in schema ? schema.shape : schema.in.shape);
+  return [...new Set(parts.flatMap(keys))].sort();
+}
 
 /** Parses the environment once; a bad value stops start-up with a message naming the variable. */
 export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
@@ -133,6 +169,14 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
       "Invalid configuration:\n  WEB_REVALIDATE_SECRET: required with WEB_REVALIDATE_URL (32 characters or more)",
     );
   }
+  const production = cfg.NODE_ENV === "production";
+  const shutdownDrainMs = cfg.SHUTDOWN_DRAIN_MS ?? (production ? 5000 : 0);
+  if (shutdownDrainMs >= cfg.SHUTDOWN_TIMEOUT_MS) {
+    throw new ConfigError(
+      `Invalid configuration:
+  SHUTDOWN_DRAIN_MS: must be below SHUTDOWN_TIMEOUT_MS (${cfg.SHUTDOWN_TIMEOUT_MS})`,
+    );
+  }
   if (cfg.DATABASE_URL && cfg.JOBS_ENABLED && cfg.JOBS_CONCURRENCY >= cfg.DATABASE_POOL_SIZE) {
     // Each running job holds a connection; requests need some too.
     throw new ConfigError(
@@ -151,6 +195,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     identity: identity.data,
     // Outside production a fixed development secret keeps `npm start` free of set-up.
     appSecret: cfg.APP_SECRET ?? "development-only-secret-not-for-production-use",
-    cookieSecure: cfg.COOKIE_SECURE ? cfg.COOKIE_SECURE === "true" : cfg.NODE_ENV === "production",
+    cookieSecure: cfg.COOKIE_SECURE ? cfg.COOKIE_SECURE === "true" : production,
+    shutdownDrainMs,
+    metricsPort: cfg.METRICS_PORT === "off" ? null : (cfg.METRICS_PORT ?? (production ? 9464 : null)),
   };
 }

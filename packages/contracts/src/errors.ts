@@ -14,6 +14,8 @@ export const exceptionStatus = {
   PayloadTooLargeException: 413,
   RateLimitException: 429,
   MaintenanceException: 503,
+  /** A dependency (the database) is unreachable for a moment; the same request may be retried. */
+  ServiceUnavailableException: 503,
   /** The payment provider could not be reached or refused the request. */
   PaymentProviderException: 502,
   InternalServerErrorException: 500,

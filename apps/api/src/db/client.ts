@@ -38,6 +38,33 @@ export interface DatabaseOptions {
   onPoolError?: (err: Error) => void;
 }
 
+/** node-postgres's and PostgreSQL's ways of saying the connection to the database is gone or refused. */
+const connectionLost =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect)/;
+const connectionCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "57P01",
+  "57P02",
+  "57P03",
+]);
+
+/**
+ * True when `err` (or an error it wraps, as drizzle does) means the database could not be reached
+ * or dropped the connection: a passing outage, not a bug (the server rolls an unfinished transaction back).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as Error & { code?: unknown }).code;
+    if (typeof code === "string" && (connectionCodes.has(code) || code.startsWith("08"))) return true;
+    if (connectionLost.test(e.message)) return true;
+  }
+  return false;
+}
+
 /** Arbitrary constant naming this application's migration lock. */
 const MIGRATION_LOCK_ID = 72_410_001;
 
@@ -55,10 +82,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const migrations = { migrationsFolder: migrationsFolder() };
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
-    pool.on(
-      "error",
-      options.onPoolError ?? ((err) => console.error("database connection lost:", err.message)),
-    );
+    const onError =
+      options.onPoolError ?? ((err: Error) => console.error("database connection lost:", err.message));
+    pool.on("error", onError);
+    // A connection lost while checked out (in a request's transaction) emits "error" on its client,
+    // where the pool listens only while the client is idle: unheard, it would crash the process.
+    // The query in flight fails on its own, and the pool discards the client when it comes back.
+    pool.on("connect", (client) => client.on("error", onError));
     const db = drizzleNodePg(pool, { schema });
     // Instances starting together take turns: the first migrates, the others find nothing to do.
     // The migration runs on the lock's own connection, so a pool of one is enough.

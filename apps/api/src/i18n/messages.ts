@@ -31,6 +31,10 @@ export const messages: Catalogue = {
   },
   "Not found.": { fr: "Introuvable.", es: "No encontrado." },
   "Something went wrong.": { fr: "Une erreur s'est produite.", es: "Algo ha fallado." },
+  "The service is briefly unavailable. Please try again in a moment.": {
+    fr: "Le service est momentanément indisponible. Veuillez réessayer dans un instant.",
+    es: "El servicio no está disponible por un momento. Vuelve a intentarlo en unos instantes.",
+  },
   "You need to sign in.": { fr: "Vous devez vous connecter.", es: "Tienes que iniciar sesión." },
   "You are not allowed to do this.": {
     fr: "Vous n'êtes pas autorisé à faire cela.",

@@ -9,6 +9,8 @@ export {
   lockClaimedJob,
   markJobDone,
   recordJobFailure,
+  releaseClaim,
+  releaseLeases,
 } from "./queries.ts";
 export {
   type EnqueueOptions,
@@ -19,4 +21,4 @@ export {
   jobKind,
   type PreparedJob,
 } from "./registry.ts";
-export { DEFAULT_LEASE_MS, Worker, type WorkerOptions } from "./worker.ts";
+export { DEFAULT_LEASE_MS, type JobRunOutcome, Worker, type WorkerOptions } from "./worker.ts";

@@ -130,3 +130,42 @@ export async function recordJobFailure(
     .returning({ id: jobs.id });
   return rows.length > 0;
 }
+
+/**
+ * Hands a claim back as if it had never been made (shutdown before the job started): no lease, and
+ * the attempt the claim counted is taken back, so another instance runs it at once.
+ */
+export async function releaseClaim(db: DbOrTx, job: { id: string; token: string }): Promise<boolean> {
+  const rows = await db
+    .update(jobs)
+    .set({ attempts: sql`greatest(${jobs.attempts} - 1, 0)`, lockedBy: null, lockedUntil: null })
+    .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, job.token), eq(jobs.status, "queued")))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
+/**
+ * Ends every lease a worker still holds (its claims' tokens start with `workerId#`) on a job no
+ * transaction is running: a lease left by a failure whose record was lost, say. SKIP LOCKED leaves
+ * a job still running alone. The attempt stays counted: it may have run. Answers how many.
+ */
+export async function releaseLeases(db: Db, workerId: string): Promise<number> {
+  const prefix = `${workerId}#`;
+  const held = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.status, "queued"),
+        sql`left(${jobs.lockedBy}, ${prefix.length}) = ${prefix}`,
+        sql`${jobs.lockedUntil} > now()`,
+      ),
+    )
+    .for("update", { skipLocked: true });
+  const rows = await db
+    .update(jobs)
+    .set({ lockedBy: null, lockedUntil: null })
+    .where(inArray(jobs.id, held))
+    .returning({ id: jobs.id });
+  return rows.length;
+}

@@ -3,7 +3,15 @@ import { hostname } from "node:os";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/client.ts";
 import { type BackoffOptions, backoffMs, defaultBackoff } from "./backoff.ts";
-import { type ClaimedJob, claimJobs, lockClaimedJob, markJobDone, recordJobFailure } from "./queries.ts";
+import {
+  type ClaimedJob,
+  claimJobs,
+  lockClaimedJob,
+  markJobDone,
+  recordJobFailure,
+  releaseClaim,
+  releaseLeases,
+} from "./queries.ts";
 import type { JobRegistry } from "./registry.ts";
 
 export interface WorkerOptions {
@@ -22,7 +30,12 @@ export interface WorkerOptions {
   backoff?: Partial<BackoffOptions>;
   /** Defaults to hostname:pid:random, which names the process holding a lease in locked_by. */
   id?: string;
+  /** Told of each claimed job's end (metrics); must not throw. */
+  onRunEnd?: (kind: string, outcome: JobRunOutcome, ms: number) => void;
 }
+
+/** How a claimed job ended here: "released" when shutdown came before it started. */
+export type JobRunOutcome = "done" | "failed" | "lost" | "released";
 
 export const DEFAULT_LEASE_MS = 5 * 60 * 1000;
 const MAX_ERROR_LENGTH = 1000;
@@ -47,12 +60,14 @@ export class Worker {
   private readonly concurrency: number;
   private readonly leaseMs: number;
   private readonly backoff: BackoffOptions;
+  private readonly onRunEnd: NonNullable<WorkerOptions["onRunEnd"]>;
   private readonly inFlight = new Set<Promise<void>>();
   private state: State = "idle";
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | null = null;
   private pokedWhileTicking = false;
   private claims = 0;
+  private stopping: Promise<void> | null = null;
 
   constructor(options: WorkerOptions) {
     this.id = options.id ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
@@ -63,6 +78,7 @@ export class Worker {
     this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.backoff = { ...defaultBackoff, ...options.backoff };
+    this.onRunEnd = options.onRunEnd ?? (() => undefined);
   }
 
   /** Starts polling; jobs then run in the background until stop(). */
@@ -86,16 +102,34 @@ export class Worker {
     this.schedule(0);
   }
 
-  /** Stops claiming and resolves once every job already claimed has finished (graceful shutdown). */
-  async stop(): Promise<void> {
-    if (this.state === "stopped") return;
+  /**
+   * Stops claiming and resolves once every job already started has finished (graceful shutdown).
+   * Jobs claimed but not started yet are handed back rather than run, and any lease this worker
+   * still holds at the end is ended: another instance takes those jobs at once, not after the lease.
+   */
+  stop(): Promise<void> {
+    // Shutdown calls it when the drain ends and again from the app's onClose: one stop, awaited twice.
+    this.stopping ??= this.drain();
+    return this.stopping;
+  }
+
+  private async drain(): Promise<void> {
     const wasRunning = this.state === "running";
     this.state = "stopping";
     clearTimeout(this.timer);
     this.timer = undefined;
-    // A claim in progress still hands its jobs over; they run and are waited for below.
+    // A claim in progress still hands its jobs over; runJob releases them, and is waited for below.
     await this.ticking;
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    if (this.claims > 0) {
+      try {
+        const released = await releaseLeases(this.db, this.id);
+        if (released > 0) this.log.info({ released }, "job leases released");
+      } catch (err) {
+        // The leases then expire on their own: the jobs are only delayed.
+        this.log.error({ err: errorMessage(err) }, "releasing job leases failed");
+      }
+    }
     this.state = "stopped";
     if (wasRunning) this.log.info("jobs worker stopped");
   }
@@ -159,22 +193,30 @@ export class Worker {
 
   /** Runs one claimed job to its end; never rejects. */
   private async runJob(job: ClaimedJob): Promise<void> {
+    const started = performance.now();
+    const outcome = await this.attempt(job);
+    this.onRunEnd(job.kind, outcome, performance.now() - started);
+  }
+
+  private async attempt(job: ClaimedJob): Promise<JobRunOutcome> {
     const fields = { jobId: job.id, kind: job.kind, attempt: job.attempts };
+    if (this.state === "stopping") return this.release(job);
     if (job.attempts > job.maxAttempts) {
       // Only a run that never reported back (crash, kill, lease lost) gets here.
-      await this.fail(job, `Gave up after ${job.maxAttempts} attempts that never completed`);
-      return;
+      return this.fail(job, `Gave up after ${job.maxAttempts} attempts that never completed`);
     }
     const prepared = this.registry.prepare(job.kind, job.payload);
-    if (!prepared.ok) {
-      await this.fail(job, prepared.error);
-      return;
-    }
+    if (!prepared.ok) return this.fail(job, prepared.error);
     const started = performance.now();
     try {
       const outcome = await this.db.transaction(async (tx) => {
         // Nothing is written before this check, so leaving here commits nothing, like a rollback.
         if (!(await lockClaimedJob(tx, job))) return "lost" as const;
+        // The transaction may have waited for a connection (or PGlite's one) past a shutdown signal.
+        if (this.state === "stopping") {
+          await releaseClaim(tx, job);
+          return "released" as const;
+        }
         await prepared.run(tx, {
           id: job.id,
           kind: job.kind,
@@ -188,13 +230,26 @@ export class Worker {
       });
       if (outcome === "lost")
         this.log.warn(fields, "job skipped: another worker took it over after the lease expired");
+      else if (outcome === "released") this.log.info(fields, "job handed back unstarted: shutting down");
       else this.log.debug({ ...fields, ms: Math.round(performance.now() - started) }, "job done");
+      return outcome;
     } catch (err) {
-      await this.fail(job, errorMessage(err));
+      return this.fail(job, errorMessage(err));
     }
   }
 
-  private async fail(job: ClaimedJob, error: string): Promise<void> {
+  private async release(job: ClaimedJob): Promise<JobRunOutcome> {
+    try {
+      await releaseClaim(this.db, job);
+      this.log.info({ jobId: job.id, kind: job.kind }, "job handed back unstarted: shutting down");
+    } catch (err) {
+      // stop() tries once more for every lease this worker still holds.
+      this.log.warn({ jobId: job.id, err: errorMessage(err) }, "handing a job back failed");
+    }
+    return "released";
+  }
+
+  private async fail(job: ClaimedJob, error: string): Promise<"failed"> {
     const fields = { jobId: job.id, kind: job.kind, attempt: job.attempts, error };
     const retryInMs = job.attempts >= job.maxAttempts ? null : backoffMs(job.attempts, this.backoff);
     try {
@@ -206,5 +261,6 @@ export class Worker {
       // The lease still expires, and the job then runs again: nothing is lost, only delayed.
       this.log.error({ ...fields, err: errorMessage(err) }, "recording a job failure failed");
     }
+    return "failed";
   }
 }

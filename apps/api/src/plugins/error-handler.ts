@@ -1,7 +1,8 @@
 import type { ErrorResponse, FieldErrors } from "@salelink/contracts";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { isDatabaseUnavailable } from "../db/client.ts";
 import { isOurMessage, translate } from "../i18n/messages.ts";
 import { AppError } from "../lib/errors.ts";
 import { requestLocale } from "./i18n.ts";
@@ -39,43 +40,23 @@ function fieldErrors(
   return out;
 }
 
+/**
+ * The database refusing the request's own text: a NUL byte (PostgreSQL text cannot hold one) or a
+ * character the encoding lacks. Drizzle wraps the driver's error, hence the walk down the causes.
+ */
+function isUnstorableText(err: unknown): boolean {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (code === "22021" || code === "22P05") return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** Maps every failure to the one error format of the contracts; never leaks a stack trace. */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
-    let body: ErrorResponse;
-    // Worked out here rather than read from the i18n plugin, so the handler stands on its own.
-    const locale = requestLocale(request);
-    const t = (text: string) => translate(locale, text, err instanceof AppError ? err.params : undefined);
-    if (err instanceof AppError) {
-      body = { statusCode: err.statusCode, error: err.exception, message: t(err.message) };
-      if (err.errors) {
-        body.errors = Object.fromEntries(
-          Object.entries(err.errors).map(([field, list]) => [field, list.map(t)]),
-        );
-      }
-      if (err.headers) reply.headers(err.headers);
-    } else if (hasZodFastifySchemaValidationErrors(err)) {
-      body = {
-        statusCode: 400,
-        error: "ValidationException",
-        message: t("Some fields are invalid."),
-        errors: fieldErrors(err.validation, err.validationContext, locale),
-      };
-    } else if (err.statusCode === 429) {
-      body = { statusCode: 429, error: "RateLimitException", message: t(err.message) };
-    } else if (err.statusCode === 413) {
-      body = { statusCode: 413, error: "PayloadTooLargeException", message: t("The request is too large.") };
-    } else if (err.statusCode === 404) {
-      body = { statusCode: 404, error: "NotFoundException", message: t("Not found.") };
-    } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      // Malformed JSON, bad content type and other client faults detected by Fastify itself.
-      body = { statusCode: 400, error: "BadRequestException", message: t("The request is malformed.") };
-    } else {
-      request.log.error({ err }, "unhandled error");
-      body = { statusCode: 500, error: "InternalServerErrorException", message: t("Something went wrong.") };
-    }
-    return reply.code(body.statusCode).send(body);
-  });
+  app.setErrorHandler(sendError);
 
   app.setNotFoundHandler((request, reply) => {
     const body: ErrorResponse = {
@@ -85,4 +66,57 @@ export function registerErrorHandler(app: FastifyInstance): void {
     };
     return reply.code(404).send(body);
   });
+}
+
+/**
+ * The same mapping for what the router refuses before any route or hook runs (a path parameter
+ * longer than the router takes, a malformed URL): Fastify's `frameworkErrors` option.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void sendError(err, request, reply);
+}
+
+function sendError(err: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  let body: ErrorResponse;
+  // Worked out here rather than read from the i18n plugin, so the handler stands on its own.
+  const locale = requestLocale(request);
+  const t = (text: string) => translate(locale, text, err instanceof AppError ? err.params : undefined);
+  if (err instanceof AppError) {
+    body = { statusCode: err.statusCode, error: err.exception, message: t(err.message) };
+    if (err.errors) {
+      body.errors = Object.fromEntries(
+        Object.entries(err.errors).map(([field, list]) => [field, list.map(t)]),
+      );
+    }
+    if (err.headers) reply.headers(err.headers);
+  } else if (hasZodFastifySchemaValidationErrors(err)) {
+    body = {
+      statusCode: 400,
+      error: "ValidationException",
+      message: t("Some fields are invalid."),
+      errors: fieldErrors(err.validation, err.validationContext, locale),
+    };
+  } else if (err.statusCode === 429) {
+    body = { statusCode: 429, error: "RateLimitException", message: t(err.message) };
+  } else if (err.statusCode === 413) {
+    body = { statusCode: 413, error: "PayloadTooLargeException", message: t("The request is too large.") };
+  } else if (err.statusCode === 404) {
+    body = { statusCode: 404, error: "NotFoundException", message: t("Not found.") };
+  } else if (isUnstorableText(err) || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {
+    // Malformed JSON, bad content type and other client faults detected by Fastify itself.
+    body = { statusCode: 400, error: "BadRequestException", message: t("The request is malformed.") };
+  } else if (isDatabaseUnavailable(err)) {
+    // A passing outage, not a bug: a transaction cut before its commit was rolled back, and the
+    // routes' own idempotence makes a retry safe should the cut have come during the commit.
+    request.log.error({ err: err.message }, "database unavailable");
+    body = {
+      statusCode: 503,
+      error: "ServiceUnavailableException",
+      message: t("The service is briefly unavailable. Please try again in a moment."),
+    };
+  } else {
+    request.log.error({ err }, "unhandled error");
+    body = { statusCode: 500, error: "InternalServerErrorException", message: t("Something went wrong.") };
+  }
+  return reply.code(body.statusCode).send(body);
 }

@@ -213,7 +213,9 @@ class ClaimMismatch extends Error {
 
 async function claimOnce(tx: DbOrTx, userId: string): Promise<ClaimResponse> {
   // Two claims of one account queue on its row: the second sees the orders the first has marked.
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+  // "No key update", not "update": a refund holding one of the orders locked writes ledger entries
+  // referencing this user (a key-share lock on the row), and must not wait for us while we wait for it.
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("no key update");
   const claimable = await lockClaimableOrders(tx, userId);
   const sums = new Map<Currency, number>();
   for (const o of claimable) sums.set(o.currency, (sums.get(o.currency) ?? 0) + (o.commission ?? 0));

@@ -102,6 +102,15 @@ function isFileTooLarge(error: unknown): boolean {
   return error instanceof Error && "code" in error && error.code === "FST_REQ_FILE_TOO_LARGE";
 }
 
+/** busboy's refusals of a body that is not multipart as announced: plain errors, without a code. */
+function isMalformedMultipart(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    !("code" in error) &&
+    /^(Multipart: |Unexpected end of |Malformed )/.test(error.message)
+  );
+}
+
 function isFilesLimit(error: unknown): boolean {
   return error instanceof Error && "code" in error && error.code === "FST_FILES_LIMIT";
 }
@@ -128,6 +137,7 @@ export async function receiveUpload(parts: AsyncIterable<Multipart>, use: Upload
     if (received) await rm(received.tmpPath, { force: true });
     if (isFilesLimit(error)) throw maxFiles();
     if (isFileTooLarge(error)) throw tooLarge();
+    if (isMalformedMultipart(error)) throw new AppError("BadRequestException", "The request is malformed.");
     throw error;
   }
   if (extraFile) {
