@@ -4,7 +4,14 @@ import { eq, sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { expect } from "vitest";
 import type { Database } from "../src/db/client.ts";
-import { campaigns, mailOutbox, sessions, users, userTokens } from "../src/db/schema/index.ts";
+import {
+  campaigns,
+  identitySessions,
+  mailOutbox,
+  sessions,
+  users,
+  userTokens,
+} from "../src/db/schema/index.ts";
 import { hashPassword } from "../src/lib/passwords.ts";
 import { hashToken } from "../src/lib/tokens.ts";
 import { totpCode } from "../src/lib/totp.ts";
@@ -193,6 +200,20 @@ export async function insertAccount(
     .returning({ id: users.id });
   if (!row) throw new Error("user not created");
   return { id: row.id, email, password: PASSWORD };
+}
+
+/** An identity check the sandbox approved (as Ada Lovelace), recorded behind the API's back. */
+export async function insertApprovedIdentity(database: Database, userId: string): Promise<void> {
+  await database.db.insert(identitySessions).values({
+    userId,
+    provider: "sandbox",
+    providerSessionId: `sbx_${randomBytes(6).toString("hex")}`,
+    url: "http://localhost:3000/identity/sandbox",
+    status: "approved",
+    firstName: "Ada",
+    lastName: "Lovelace",
+    decidedAt: new Date(),
+  });
 }
 
 /** A session opened behind the API's back (e.g. for an account sign-in would refuse). */

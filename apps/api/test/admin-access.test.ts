@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../src/db/schema/index.ts";
 import { directSessionCookie, insertAccount } from "./accounts-helpers.ts";
 import { dbKind, type TestContext, testApp } from "./helpers.ts";
+import { appRoutes, routeKey as key, type Route, routesOf } from "./route-catalogue.ts";
 
 /*
  * Every admin route refuses anonymous callers (401) and users (403), and lets an admin through.
@@ -14,37 +15,6 @@ import { dbKind, type TestContext, testApp } from "./helpers.ts";
 let ctx: TestContext;
 let userCookie: string;
 let adminCookie: string;
-
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-interface Route {
-  method: Method;
-  url: string;
-}
-
-/** Parses Fastify's printRoutes tree ("│   ├── /segment (GET, HEAD)") into full paths and methods. */
-function routesOf(tree: string): Route[] {
-  const stack: string[] = [];
-  const routes: Route[] = [];
-  for (const line of tree.split("\n")) {
-    const match = /^((?:│ {3}| {4})*)[├└]── (.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = (match[1] ?? "").length / 4;
-    stack.length = depth;
-    const path = `${stack.join("")}${match[2] ?? ""}`;
-    stack.push(match[2] ?? "");
-    for (const method of (match[3] ?? "").split(", ")) {
-      if (
-        method === "GET" ||
-        method === "POST" ||
-        method === "PUT" ||
-        method === "PATCH" ||
-        method === "DELETE"
-      )
-        routes.push({ method, url: path });
-    }
-  }
-  return routes;
-}
 
 /**
  * One row per admin route, with a request that passes validation: the role check runs after it
@@ -83,13 +53,9 @@ beforeAll(async () => {
   const admin = await insertAccount(ctx.database, { onboarded: true });
   await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, admin.id));
   adminCookie = await directSessionCookie(ctx.database, admin.id);
-  adminRoutes = routesOf(ctx.app.printRoutes({ commonPrefix: false })).filter((r) =>
-    r.url.startsWith("/admin"),
-  );
+  adminRoutes = appRoutes(ctx.app).filter((r) => r.url.startsWith("/admin"));
 });
 afterAll(() => ctx.close());
-
-const key = (route: Route) => `${route.method} ${route.url}`;
 
 const call = (route: Route, cookie?: string) => {
   const row = table[key(route)] ?? {};
@@ -105,7 +71,7 @@ const call = (route: Route, cookie?: string) => {
 describe(`admin routes × roles (${dbKind})`, () => {
   it("reads the admin routes from the app, and each has a row in this test", () => {
     // The parser is checked on a known route, or an empty list would pass everything below.
-    expect(routesOf(ctx.app.printRoutes({ commonPrefix: false }))).toContainEqual({
+    expect(routesOf(ctx.app.printRoutes())).toContainEqual({
       method: "GET",
       url: "/admin/accounts/:id",
     });

@@ -12,10 +12,16 @@ import type {
 } from "@salelink/contracts";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminAuditLog, identitySessions, onboardingProfiles, users } from "../src/db/schema/index.ts";
+import { adminAuditLog, onboardingProfiles, users } from "../src/db/schema/index.ts";
 import { post } from "../src/modules/wallet/ledger.ts";
 import { holdReleased, orderPaid, splitSale } from "../src/modules/wallet/postings.ts";
-import { directSessionCookie, errorOf, insertAccount, uniqueEmail } from "./accounts-helpers.ts";
+import {
+  directSessionCookie,
+  errorOf,
+  insertAccount,
+  insertApprovedIdentity,
+  uniqueEmail,
+} from "./accounts-helpers.ts";
 import { checkoutHelpers } from "./checkout-helpers.ts";
 import { dbKind, type TestContext, testApp } from "./helpers.ts";
 
@@ -41,16 +47,7 @@ async function auditRows(targetId: string) {
 async function creator() {
   const account = await insertAccount(ctx.database, { onboarded: true });
   const cookie = await directSessionCookie(ctx.database, account.id);
-  await ctx.database.db.insert(identitySessions).values({
-    userId: account.id,
-    provider: "sandbox",
-    providerSessionId: `sbx_${randomBytes(6).toString("hex")}`,
-    url: "http://localhost:3000/identity/sandbox",
-    status: "approved",
-    firstName: "Ada",
-    lastName: "Lovelace",
-    decidedAt: new Date(),
-  });
+  await insertApprovedIdentity(ctx.database, account.id);
   const bank = await call("POST", "/profile/bank-accounts", cookie, {
     holderName: "Ada Lovelace",
     iban: "DE89370400440532013000",

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import {
   type BankAccount,
   type Currency,
@@ -8,11 +8,11 @@ import {
 } from "@salelink/contracts";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminAuditLog, identitySessions, payouts, users } from "../src/db/schema/index.ts";
+import { adminAuditLog, payouts, users } from "../src/db/schema/index.ts";
 import { decimalAmount, xmlText } from "../src/modules/admin/exports-pain001.ts";
 import { post } from "../src/modules/wallet/ledger.ts";
 import { holdReleased, orderPaid, splitSale } from "../src/modules/wallet/postings.ts";
-import { directSessionCookie, errorOf, insertAccount } from "./accounts-helpers.ts";
+import { directSessionCookie, errorOf, insertAccount, insertApprovedIdentity } from "./accounts-helpers.ts";
 import { dbKind, type TestContext, testApp } from "./helpers.ts";
 
 let ctx: TestContext;
@@ -51,16 +51,7 @@ async function processingPayout(params: {
 }): Promise<Payout> {
   const currency = params.currency ?? "EUR";
   const account = await insertAccount(ctx.database, { onboarded: true });
-  await ctx.database.db.insert(identitySessions).values({
-    userId: account.id,
-    provider: "sandbox",
-    providerSessionId: `sbx_${randomBytes(6).toString("hex")}`,
-    url: "http://localhost:3000/identity/sandbox",
-    status: "approved",
-    firstName: "Ada",
-    lastName: "Lovelace",
-    decidedAt: new Date(),
-  });
+  await insertApprovedIdentity(ctx.database, account.id);
   const cookie = await directSessionCookie(ctx.database, account.id);
   const bank = await call("POST", "/profile/bank-accounts", cookie, {
     holderName: params.holderName,

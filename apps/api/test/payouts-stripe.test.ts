@@ -6,7 +6,6 @@ import { buildApp } from "../src/app.ts";
 import { ConfigError } from "../src/config.ts";
 import {
   bankAccounts,
-  identitySessions,
   jobs,
   ledgerBalances,
   ledgerTransactions,
@@ -25,7 +24,7 @@ import {
   type PayoutProviderStore,
   payoutsEnvSchema,
 } from "../src/providers/payouts/index.ts";
-import { directSessionCookie, insertAccount } from "./accounts-helpers.ts";
+import { directSessionCookie, insertAccount, insertApprovedIdentity } from "./accounts-helpers.ts";
 import { SECRET_KEY, startFakeStripe } from "./fake-stripe.ts";
 import { dbKind, type TestContext, testApp, testConfig } from "./helpers.ts";
 
@@ -46,15 +45,7 @@ const call = (method: "GET" | "POST", url: string, cookie?: string, payload?: ob
 
 async function creator(balanceMinor: number) {
   const account = await insertAccount(ctx.database, { onboarded: true });
-  await ctx.database.db.insert(identitySessions).values({
-    userId: account.id,
-    provider: "sandbox",
-    providerSessionId: `sbx_${randomBytes(6).toString("hex")}`,
-    url: "http://localhost:3000/identity/sandbox",
-    status: "approved",
-    firstName: "Ada",
-    lastName: "Lovelace",
-  });
+  await insertApprovedIdentity(ctx.database, account.id);
   const cookie = await directSessionCookie(ctx.database, account.id);
   const bank = (
     await call("POST", "/profile/bank-accounts", cookie, { holderName: "Ada Lovelace", iban: IBAN })

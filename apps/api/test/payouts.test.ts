@@ -1,17 +1,11 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { AdminPayout, BankAccount, Payout, PayoutEligibility, TransferList } from "@salelink/contracts";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  identitySessions,
-  ledgerBalances,
-  ledgerTransactions,
-  payouts,
-  users,
-} from "../src/db/schema/index.ts";
+import { ledgerBalances, ledgerTransactions, payouts, users } from "../src/db/schema/index.ts";
 import { auditLedger, post } from "../src/modules/wallet/ledger.ts";
 import { holdReleased, orderPaid, splitSale } from "../src/modules/wallet/postings.ts";
-import { directSessionCookie, errorOf, insertAccount } from "./accounts-helpers.ts";
+import { directSessionCookie, errorOf, insertAccount, insertApprovedIdentity } from "./accounts-helpers.ts";
 import { dbKind, type TestContext, testApp } from "./helpers.ts";
 
 let ctx: TestContext;
@@ -46,16 +40,7 @@ async function credit(userId: string, grossMinor: number) {
 }
 
 async function approveIdentity(userId: string) {
-  await ctx.database.db.insert(identitySessions).values({
-    userId,
-    provider: "sandbox",
-    providerSessionId: `sbx_${randomBytes(6).toString("hex")}`,
-    url: "http://localhost:3000/identity/sandbox",
-    status: "approved",
-    firstName: "Ada",
-    lastName: "Lovelace",
-    decidedAt: new Date(),
-  });
+  await insertApprovedIdentity(ctx.database, userId);
 }
 
 async function addBank(cookie: string, iban = IBAN): Promise<BankAccount> {
