@@ -7,6 +7,8 @@ const API_PORT = 4100;
 const WEB_PORT = 3100;
 /** Serves the configured third-party scripts (chat widget, analytics tag) as empty JavaScript. */
 const SCRIPTS_PORT = 3199;
+/** The configured scripts' origin: the pages' Content-Security-Policy allows it (security-csp.spec.ts). */
+export const scriptsOrigin = `http://127.0.0.1:${SCRIPTS_PORT}`;
 /**
  * E2E_EXISTING_SERVERS=1 runs against servers already listening on E2E_API_URL and E2E_WEB_URL
  * (default: the dev ports 4000 and 3000) instead of starting fresh ones: for working on one spec.
@@ -102,8 +104,8 @@ export default defineConfig({
             REVALIDATE_SECRET,
             ANALYTICS_ID: "G-E2E",
             // Served as JavaScript (pages send nosniff): tests that watch them route these URLs.
-            ANALYTICS_SRC: `http://127.0.0.1:${SCRIPTS_PORT}/__analytics.js?id={id}`,
-            CHAT_WIDGET_SRC: `http://127.0.0.1:${SCRIPTS_PORT}/__chat-widget.js`,
+            ANALYTICS_SRC: `${scriptsOrigin}/__analytics.js?id={id}`,
+            CHAT_WIDGET_SRC: `${scriptsOrigin}/__chat-widget.js`,
             // Proves the affiliate page reads its figures from configuration.
             AFFILIATE_COMMISSION_BPS: "2500",
             AFFILIATE_DURATION_MONTHS: "12",

@@ -9,12 +9,11 @@ const withNextIntl = createNextIntlPlugin({
 });
 
 /**
- * Sent with every page and asset. The policy only forbids what no page needs (being framed, plugins,
- * a foreign <base>); a script policy would need nonces on the prerendered pages (issue 9).
+ * Sent with every page and asset. The Content-Security-Policy names run-time origins (the API, the
+ * configured scripts), so proxy.ts adds it per request instead (decision 015).
  */
 export const securityHeaders = [
   { key: "Strict-Transport-Security", value: "max-age=63072000; includeSubDomains" },
-  { key: "Content-Security-Policy", value: "frame-ancestors 'none'; base-uri 'self'; object-src 'none'" },
   { key: "X-Frame-Options", value: "DENY" },
   { key: "X-Content-Type-Options", value: "nosniff" },
   // Order and checkout URLs carry secret tokens: other sites get the origin only.

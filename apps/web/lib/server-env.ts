@@ -19,6 +19,17 @@ export const serverEnv = {
     kind: process.env.BOT_CHECK_PROVIDER === "turnstile" ? ("turnstile" as const) : ("sandbox" as const),
     siteKey: process.env.TURNSTILE_SITE_KEY ?? null,
   },
+  /** The API's payment provider (same variable): the page's CSP allows Stripe.js only with Stripe. */
+  paymentProvider: process.env.PAYMENT_PROVIDER === "stripe" ? ("stripe" as const) : ("sandbox" as const),
+  /** The API's storage variables: signed file URLs point at S3-compatible storage (the page's CSP). */
+  storage: {
+    kind: process.env.STORAGE_PROVIDER === "s3" ? ("s3" as const) : ("local" as const),
+    endpoint: process.env.S3_ENDPOINT || null,
+    bucket: process.env.S3_BUCKET ?? "",
+    region: process.env.S3_REGION || "us-east-1",
+    forcePathStyle: !["false", "0", "no"].includes(process.env.S3_FORCE_PATH_STYLE ?? "true"),
+  },
+  development: process.env.NODE_ENV === "development",
   /** The same business rules the API applies, from the same variables. */
   rules: businessRulesEnvSchema.parse(process.env),
 };

@@ -5,8 +5,10 @@ import { NextIntlClientProvider } from "next-intl";
 import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
 import type { ReactNode } from "react";
 import { shellNamespaces } from "@/components/ui/client-messages.tsx";
+import { consentScript } from "@/features/shell/consent-script.ts";
 import { Providers } from "@/features/shell/providers.tsx";
 import { themeScript } from "@/features/shell/theme.tsx";
+import { zodJitlessScript } from "@/lib/content-security-policy.ts";
 import { siteUrl } from "@/lib/metadata.ts";
 import "../globals.css";
 
@@ -58,8 +60,12 @@ export default async function RootLayout({
           hydration mismatch on about one load in ten, as Next.js streams its own tags into <head>
           (decision 004).
         */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours (decision 015). */}
+        <script dangerouslySetInnerHTML={{ __html: zodJitlessScript }} />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours, run before paint. */}
         <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours, run before paint. */}
+        <script dangerouslySetInnerHTML={{ __html: consentScript }} />
         <NextIntlClientProvider locale={locale} messages={clientMessages}>
           <Providers>{children}</Providers>
         </NextIntlClientProvider>

@@ -2,6 +2,7 @@ import type { Locale } from "@salelink/contracts/locales";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
+import { preconnect } from "react-dom";
 import { ClientMessages } from "@/components/ui/client-messages.tsx";
 import { pageMetadata } from "@/lib/metadata.ts";
 import { formatMoney, minorToDecimal } from "@/lib/money.ts";
@@ -58,6 +59,8 @@ export async function LinkView({ locale, token }: { locale: Locale; token: strin
   const link = await getPublicLink(token);
   const t = await getTranslations("buyer");
   const visual = linkVisual(link);
+  // The image comes from the API's origin: connect while the browser is still reading the page.
+  if (visual) preconnect(new URL(mediaUrl(visual.path)).origin);
   const kind = link.fileKind ?? "other";
   const price = formatMoney(link.priceMinor, link.currency, locale);
   return (

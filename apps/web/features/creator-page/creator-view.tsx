@@ -3,6 +3,7 @@ import type { Locale } from "@salelink/contracts/locales";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
+import { preconnect } from "react-dom";
 import { CreatorAvatar } from "@/features/buyer/creator-avatar.tsx";
 import { FileKindIcon } from "@/features/buyer/file-kind-icon.tsx";
 import { linkPath, snippet } from "@/features/buyer/link-view.tsx";
@@ -47,14 +48,30 @@ export async function creatorMetadata(locale: Locale, idOrHandle: string): Promi
   };
 }
 
-function ProductCard({ link, locale, soldOut }: { link: PublicLink; locale: Locale; soldOut: string }) {
+interface ProductCardProps {
+  link: PublicLink;
+  locale: Locale;
+  soldOut: string;
+  /** The first card is in a phone's first screen, often its largest paint: it must not wait to load. */
+  first: boolean;
+}
+
+function ProductCard({ link, locale, soldOut, first }: ProductCardProps) {
   const visual = linkVisual(link);
   return (
     <Link href={linkPath(link.token)} className="card product-card">
       <span className="product-card-media">
         {visual ? (
           // biome-ignore lint/performance/noImgElement: the API serves ready-sized renditions; no image optimiser.
-          <img src={mediaUrl(visual.path)} alt="" width={1200} height={630} loading="lazy" decoding="async" />
+          <img
+            src={mediaUrl(visual.path)}
+            alt=""
+            width={1200}
+            height={630}
+            loading={first ? "eager" : "lazy"}
+            decoding="async"
+            fetchPriority={first ? "high" : undefined}
+          />
         ) : (
           <FileKindIcon kind={link.fileKind} size={44} />
         )}
@@ -74,6 +91,8 @@ function ProductCard({ link, locale, soldOut }: { link: PublicLink; locale: Loca
 export async function CreatorView({ locale, page }: { locale: Locale; page: CreatorPage }) {
   const { profile, links } = page;
   const t = await getTranslations("creatorPage");
+  // Covers and avatars come from the API's origin: connect while the browser is still reading the page.
+  if (profile.avatarUrl || links.some(linkVisual)) preconnect(new URL(mediaUrl("/")).origin);
   return (
     <main className="container creator-page">
       <header className="creator-header">
@@ -103,9 +122,9 @@ export async function CreatorView({ locale, page }: { locale: Locale; page: Crea
         </div>
         {links.length > 0 ? (
           <ul className="portfolio">
-            {links.map((link) => (
+            {links.map((link, i) => (
               <li key={link.token}>
-                <ProductCard link={link} locale={locale} soldOut={t("soldOut")} />
+                <ProductCard link={link} locale={locale} soldOut={t("soldOut")} first={i === 0} />
               </li>
             ))}
           </ul>

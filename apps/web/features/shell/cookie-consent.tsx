@@ -8,20 +8,17 @@ import { readConsent, storeConsent } from "./consent.ts";
 /** Shown only while no choice is stored (spec section 4). */
 export function CookieConsent() {
   const t = useTranslations("consent");
-  const [visible, setVisible] = useState(false);
+  // Rendered on the server too: CSS shows it while <html data-consent-open>, which consent-script.ts
+  // sets before the first paint when no choice is stored.
+  const [visible, setVisible] = useState(true);
 
   useEffect(() => {
     setVisible(readConsent() === null);
   }, []);
 
-  // While the banner is open the page can scroll past it, so it never hides a form's buttons.
+  // The attribute also lets the page scroll past the open banner, so it never hides a form's buttons.
   useEffect(() => {
-    const root = document.documentElement;
-    if (visible) root.dataset.consentOpen = "true";
-    else delete root.dataset.consentOpen;
-    return () => {
-      delete root.dataset.consentOpen;
-    };
+    if (!visible) delete document.documentElement.dataset.consentOpen;
   }, [visible]);
 
   if (!visible) return null;

@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { type CspInputs, contentSecurityPolicy, storageOrigin } from "../lib/content-security-policy.ts";
+
+const base: CspInputs = {
+  apiPublicUrl: "https://api.example.com/",
+  analyticsSrc: null,
+  chatWidgetSrc: null,
+  stripe: false,
+  turnstile: false,
+  storageOrigin: null,
+  development: false,
+};
+
+/** The policy as directive → sources. */
+const parse = (policy: string): Map<string, string[]> =>
+  new Map(
+    policy.split("; ").map((d) => {
+      const [name = "", ...sources] = d.split(" ");
+      return [name, sources];
+    }),
+  );
+
+describe("contentSecurityPolicy", () => {
+  it("allows only this site and the API by default", () => {
+    const p = parse(contentSecurityPolicy(base));
+    expect(p.get("default-src")).toEqual(["'self'"]);
+    expect(p.get("script-src")).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(p.get("connect-src")).toEqual(["'self'", "https://api.example.com"]);
+    expect(p.get("img-src")).toEqual(["'self'", "data:", "blob:", "https://api.example.com"]);
+    expect(p.get("frame-src")).toEqual(["'self'"]);
+    expect(p.get("form-action")).toEqual(["'self'"]);
+    expect(p.get("frame-ancestors")).toEqual(["'none'"]);
+    expect(p.get("object-src")).toEqual(["'none'"]);
+    expect(p.get("base-uri")).toEqual(["'self'"]);
+  });
+
+  it("adds the configured scripts' origins, Stripe and Turnstile only when they are on", () => {
+    const p = parse(
+      contentSecurityPolicy({
+        ...base,
+        analyticsSrc: "https://www.googletagmanager.com/gtag/js?id={id}",
+        chatWidgetSrc: "https://widget.chat.example/w.js",
+        stripe: true,
+        turnstile: true,
+        storageOrigin: "https://files.example.net",
+      }),
+    );
+    const script = p.get("script-src") ?? [];
+    expect(script).toContain("https://www.googletagmanager.com");
+    expect(script).toContain("https://widget.chat.example");
+    expect(script).toContain("https://js.stripe.com");
+    expect(script).toContain("https://challenges.cloudflare.com");
+    expect(p.get("connect-src")).toContain("https://*.google-analytics.com");
+    expect(p.get("connect-src")).toContain("https://api.stripe.com");
+    expect(p.get("frame-src")).toContain("https://hooks.stripe.com");
+    expect(p.get("img-src")).toContain("https://files.example.net");
+    expect(p.get("media-src")).toContain("https://files.example.net");
+  });
+
+  it("adds 'unsafe-eval' in development only", () => {
+    expect(contentSecurityPolicy(base)).not.toContain("unsafe-eval");
+    expect(parse(contentSecurityPolicy({ ...base, development: true })).get("script-src")).toContain(
+      "'unsafe-eval'",
+    );
+  });
+
+  it("ignores a setting that is not an http(s) URL rather than widening the policy", () => {
+    const policy = contentSecurityPolicy({
+      ...base,
+      chatWidgetSrc: "javascript:alert(1)",
+      analyticsSrc: "*",
+    });
+    expect(policy).not.toContain("javascript");
+    expect(parse(policy).get("script-src")).toEqual(["'self'", "'unsafe-inline'"]);
+  });
+});
+
+describe("storageOrigin", () => {
+  const s3 = {
+    kind: "s3" as const,
+    endpoint: null,
+    bucket: "files",
+    region: "eu-west-3",
+    forcePathStyle: true,
+  };
+  it("is the S3 endpoint where presigned URLs point", () => {
+    expect(storageOrigin({ ...s3, kind: "local" })).toBeNull();
+    expect(storageOrigin(s3)).toBe("https://s3.eu-west-3.amazonaws.com");
+    expect(storageOrigin({ ...s3, forcePathStyle: false })).toBe("https://files.s3.eu-west-3.amazonaws.com");
+    expect(storageOrigin({ ...s3, endpoint: "http://minio.local:9000/" })).toBe("http://minio.local:9000");
+  });
+});
