@@ -28,7 +28,7 @@ export interface RequestParts {
 export interface LoadOptions {
   url: string;
   /** GET when absent: the page and read scenarios. */
-  method?: "GET" | "POST";
+  method?: "GET" | "POST" | "PATCH";
   headers: Record<string, string>;
   /** A fixed body, for every request. */
   body?: string;

@@ -8,6 +8,9 @@ export const scenarioNames = [
   "web-link",
   "api-checkout",
   "api-webhook",
+  "api-clicks",
+  "mixed",
+  "lighthouse",
 ] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 
@@ -38,13 +41,15 @@ export const usage = `Usage: npm run bench -w @salelink/bench -- [options]
   --duration <s>        seconds measured per endpoint (env BENCH_DURATION, default 10)
   --connections <n>     concurrent connections (env BENCH_CONNECTIONS, default 50)
   --warmup <s>          seconds of discarded load before each measurement (env BENCH_WARMUP, default 2)
-  --only <names>        comma-separated scenarios: ${scenarioNames.join(", ")} (env BENCH_ONLY)
+  --only <names>        comma-separated scenarios: ${scenarioNames.join(", ")}
+                        (env BENCH_ONLY); e.g. --only lighthouse for the Lighthouse audits alone
   --database-url <url>  loopback PostgreSQL to create the bench database beside
                         (env BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test)
   --rebuild             build the API and the web app even if a build exists
   --write-docs          write docs/benchmarks.md even for a partial (--only) run: each section whose
                         scenarios all ran (foundation: api-maintenance, api-public-link, web-*;
-                        checkout: api-checkout, api-webhook); the others are kept
+                        checkout: api-checkout, api-webhook; clicks: api-clicks; mixed; lighthouse);
+                        the others are kept
   --no-write-docs       never write docs/benchmarks.md
   --verbose             echo the servers' output
   --help                this text`;

@@ -1,0 +1,198 @@
+/**
+ * Builds (when missing) and starts the servers the selected scenarios need, each on a free loopback
+ * port in its own process group, so that cleanup stops them and whatever they spawned.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { prepareBaselineNext } from "./baseline-next.ts";
+import { apiDir, apiPoolSize, appSecret, benchDir, log, rootDir, webDir, webHeaders } from "./context.ts";
+import type { BenchDatabase } from "./database.ts";
+import type { Options } from "./options.ts";
+import {
+  freePort,
+  host,
+  loopbackAddress,
+  runToEnd,
+  type Spawned,
+  start,
+  waitUntilReady,
+} from "./processes.ts";
+
+export type ServerName = "bare" | "api" | "web" | "baseline";
+
+export interface Server {
+  name: ServerName;
+  origin: string;
+  process: Spawned;
+}
+
+export const baselineDir = path.join(benchDir, ".baseline-next");
+export const nextBin = path.join(rootDir, "node_modules", ".bin", "next");
+export const readyTimeoutMs = 90_000;
+export const buildTimeoutMs = 10 * 60_000;
+
+export async function buildIfNeeded(options: Options, needApi: boolean, needWeb: boolean): Promise<void> {
+  const echo = true;
+  if (needApi && (options.rebuild || !existsSync(path.join(apiDir, "dist", "server.js")))) {
+    log("Building the API (npm run build -w @salelink/api) ...");
+    await runToEnd("api build", "npm", ["run", "build", "-w", "@salelink/api"], {
+      cwd: rootDir,
+      echo,
+      timeoutMs: buildTimeoutMs,
+    });
+  }
+  if (needWeb && (options.rebuild || !existsSync(path.join(webDir, ".next", "BUILD_ID")))) {
+    log("Building the web app (npm run build -w @salelink/web) ...");
+    await runToEnd("web build", "npm", ["run", "build", "-w", "@salelink/web"], {
+      cwd: rootDir,
+      env: { NEXT_TELEMETRY_DISABLED: "1" },
+      echo,
+      timeoutMs: buildTimeoutMs,
+    });
+  }
+}
+
+/** The static Next.js baseline app, built once per `next` version and set of sources. */
+export async function buildBaselineIfNeeded(): Promise<void> {
+  const nextVersion = (
+    JSON.parse(readFileSync(path.join(rootDir, "node_modules", "next", "package.json"), "utf8")) as {
+      version: string;
+    }
+  ).version;
+  await prepareBaselineNext({ dir: baselineDir, nextBin, nextVersion, echo: true });
+}
+
+async function startServer(
+  name: ServerName,
+  readyPath: string,
+  readyHeaders: Record<string, string>,
+  launch: (port: number) => Spawned,
+  address = host,
+): Promise<Server> {
+  const port = await freePort();
+  const spawned = launch(port);
+  const origin = `http://${address.includes(":") ? `[${address}]` : address}:${port}`;
+  await waitUntilReady(spawned, `${origin}${readyPath}`, readyHeaders, readyTimeoutMs);
+  log(`${spawned.name} ready on ${origin}`);
+  return { name, origin, process: spawned };
+}
+
+export async function startServers(
+  options: Options,
+  needed: Set<ServerName>,
+  database: BenchDatabase | undefined,
+  uploadsDir: string,
+): Promise<Map<ServerName, Server>> {
+  const servers = new Map<ServerName, Server>();
+  const echo = options.verbose;
+  const failed: string[] = [];
+  const attempt = async (name: ServerName, run: () => Promise<Server>) => {
+    if (!needed.has(name)) return;
+    try {
+      servers.set(name, await run());
+    } catch (err) {
+      failed.push(name);
+      console.error(`\n[bench] ${name} failed to start:\n${err instanceof Error ? err.message : err}\n`);
+    }
+  };
+
+  await attempt("bare", () =>
+    startServer("bare", "/bare", {}, (port) =>
+      start("bare Fastify", process.execPath, ["--import", "tsx", "servers/bare.ts"], {
+        cwd: benchDir,
+        env: { BARE_PORT: String(port), NODE_ENV: "production" },
+        echo,
+      }),
+    ),
+  );
+
+  if (needed.has("api") && database) {
+    await attempt("api", () =>
+      startServer("api", "/maintenance", {}, (port) =>
+        start("api", process.execPath, ["dist/server.js"], {
+          cwd: apiDir,
+          env: {
+            NODE_ENV: "production",
+            API_HOST: host,
+            API_PORT: String(port),
+            API_PUBLIC_URL: `http://${host}:${port}`,
+            LOG_LEVEL: "warn",
+            // The demo catalogue gives the link scenarios a real link with its files.
+            SEED_DEMO: "true",
+            // Production mode, as measured; its secret is throwaway and its providers the sandboxes.
+            APP_SECRET: appSecret,
+            ALLOW_SANDBOX_PROVIDERS: "true",
+            JOBS_ENABLED: "false",
+            // Stopped at the end of the run, not behind a load balancer: no drain, no metrics listener.
+            SHUTDOWN_DRAIN_MS: "0",
+            METRICS_PORT: "off",
+            DATABASE_POOL_SIZE: String(apiPoolSize),
+            // Only the bench database and the in-memory click buffer: nothing inherited from the caller.
+            DATABASE_URL: undefined,
+            DATA_DIR: undefined,
+            REDIS_URL: undefined,
+            CLICK_FLUSH_MS: undefined,
+            UPLOADS_DIR: uploadsDir,
+            ...database.env,
+          },
+          echo,
+        }),
+      ),
+    );
+  }
+
+  /*
+   * Next.js servers listen on "localhost", not 127.0.0.1: with `-H 127.0.0.1` Next 16 treats the web
+   * proxy's locale rewrite as an external URL (NextURL spells loopback as "localhost") and proxies it
+   * to itself in a loop, so every page fails (vercel/next.js#94745). Load goes to the address
+   * "localhost" resolves to, which is the one the server binds.
+   */
+  const nextAddress = await loopbackAddress("localhost");
+  const api = servers.get("api");
+  if (needed.has("web") && !api) {
+    failed.push("web");
+    console.error("[bench] web not started: it needs the API, which is not running.");
+  } else if (api) {
+    await attempt("web", () =>
+      startServer(
+        "web",
+        "/",
+        webHeaders,
+        (port) =>
+          start("web", nextBin, ["start", "-p", String(port), "-H", "localhost"], {
+            cwd: webDir,
+            env: { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", API_PUBLIC_URL: api.origin },
+            echo,
+          }),
+        nextAddress,
+      ),
+    );
+  }
+
+  await attempt("baseline", () =>
+    startServer(
+      "baseline",
+      "/",
+      webHeaders,
+      (port) =>
+        start("static baseline", nextBin, ["start", "-p", String(port), "-H", "localhost"], {
+          cwd: baselineDir,
+          env: { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+          echo,
+        }),
+      nextAddress,
+    ),
+  );
+
+  if (failed.length > 0) log(`Not running: ${failed.join(", ")}; scenarios needing them are skipped.`);
+  return servers;
+}
+
+/** A server that stopped during the run makes its numbers meaningless: stop here, with its last words. */
+export function assertRunning(server: Server): void {
+  const how = server.process.exitedWith();
+  if (how === undefined) return;
+  throw new Error(
+    `${server.process.name} exited (${how}) during the run; its last output:\n${server.process.tail() || "(none)"}`,
+  );
+}
