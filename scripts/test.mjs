@@ -67,11 +67,19 @@ try {
 await step("Lint and format (Biome)", bin("biome"), ["ci", "."]);
 await step("Typecheck", "npm", ["run", "typecheck", "--silent"]);
 
-const apiVitest = (label, extraEnv) =>
+// On PostgreSQL two files at a time: much of a file's time is spent waiting on the server
+// (217 s → 133 s on 2 cores). PGlite runs inside the test process and already fills both cores.
+const apiVitest = (label, extraEnv, extraArgs = []) =>
   step(
     `API tests on ${label}`,
     bin("vitest"),
-    ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reportDir}/api-${label}.json`],
+    [
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${reportDir}/api-${label}.json`,
+      ...extraArgs,
+    ],
     {
       cwd: path.join(root, "apps/api"),
       env: extraEnv,
@@ -86,7 +94,7 @@ if (pgUrl) {
     process.env.REDIS_URL || (await tcpReachable("127.0.0.1", 6379))
       ? (process.env.REDIS_URL ?? "redis://127.0.0.1:6379")
       : "";
-  await apiVitest("PostgreSQL", { DATABASE_URL: pgUrl, REDIS_URL: redisUp });
+  await apiVitest("PostgreSQL", { DATABASE_URL: pgUrl, REDIS_URL: redisUp }, ["--maxWorkers=2"]);
   countVitest(`${reportDir}/api-PostgreSQL.json`);
 } else {
   notes.push(
