@@ -93,7 +93,8 @@ export default defineConfig({
           },
         },
         {
-          command: `${path.join(root, "node_modules/.bin/next")} start -p ${WEB_PORT}`,
+          // The web app's own server (Next.js's handler plus the run-time CSP, decision 017).
+          command: `node dist/server.js -p ${WEB_PORT}`,
           cwd: path.join(root, "apps/web"),
           url: `http://127.0.0.1:${WEB_PORT}/env.json`,
           reuseExistingServer: false,

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { bin, ensureDependencies, root, run } from "./lib.mjs";
+import { ensureDependencies, root, run } from "./lib.mjs";
 
 const apiPort = process.env.API_PORT ?? "4000";
 const webPort = process.env.WEB_PORT ?? "3000";
@@ -53,7 +53,7 @@ if (stale(path.join(root, "apps/api/dist/server.js"), "apps/api/src", "packages/
   console.log("▶ Building the API");
   if ((await run("npm", ["run", "build", "-w", "@salelink/api"])) !== 0) process.exit(1);
 }
-if (stale(path.join(root, "apps/web/.next/BUILD_ID"), "apps/web", "packages/contracts/src")) {
+if (stale(path.join(root, "apps/web/dist/server.js"), "apps/web", "packages/contracts/src")) {
   console.log("▶ Building the web app (first start takes a minute)");
   if ((await run("npm", ["run", "build", "-w", "@salelink/web"])) !== 0) process.exit(1);
 }
@@ -84,7 +84,7 @@ process.on("SIGTERM", () => stop(0));
 
 start("api", "node", ["dist/server.js"], "apps/api");
 await waitFor(`http://127.0.0.1:${apiPort}/health`, "the API");
-start("web", bin("next"), ["start", "-p", webPort], "apps/web");
+start("web", "node", ["dist/server.js", "-p", webPort], "apps/web");
 await waitFor(`http://127.0.0.1:${webPort}/env.json`, "the web app");
 
 const demo = JSON.parse(readFileSync(path.join(root, "apps/api/src/demo-accounts.json"), "utf8"));

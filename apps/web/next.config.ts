@@ -10,7 +10,7 @@ const withNextIntl = createNextIntlPlugin({
 
 /**
  * Sent with every page and asset. The Content-Security-Policy names run-time origins (the API, the
- * configured scripts), so proxy.ts adds it per request instead (decision 015).
+ * configured scripts), so the web app's server (server/main.ts) adds it instead (decisions 015, 017).
  */
 export const securityHeaders = [
   { key: "Strict-Transport-Security", value: "max-age=63072000; includeSubDomains" },

@@ -8,7 +8,7 @@ import { runToEnd } from "./processes.ts";
  * The static baseline for the public pages: a separate, minimal Next.js app with one statically
  * prerendered page of about the same HTML size as the web app's pages, served by the same `next`
  * version through `next start`. It measures what Next.js itself costs to serve a prerendered page on
- * this machine, so the web app's ratio shows what its proxy, layout and i18n add on top.
+ * this machine, so the web app's ratio shows what its server, layout and i18n add on top.
  */
 
 const topics = [

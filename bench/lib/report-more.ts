@@ -201,7 +201,7 @@ How to read it:
   request as soon as the previous one is answered (one at a time, like a browser tab), so each kind's
   **req/s** and its **share** of all answers come from the split and from how fast that kind is served:
 ${labels(r.mixed)}
-- Link pages are the web app's cached pages (\`next start\`, ISR); the API reads, clicks, dashboard
+- Link pages are the web app's cached pages (the web app's server, ISR); the API reads, clicks, dashboard
   reads and purchases go to the bench API (\`NODE_ENV=production\`, pool of 10 PostgreSQL connections).
   The dashboard is the seeded creator's, signed in once (session cookie); a purchase is a checkout of
   the demo link (a new buyer e-mail each) followed, on the same connection, by the signed
@@ -250,7 +250,7 @@ ${generated}
 
 Measured ${info.date.toISOString().replace(/\.\d+Z$/, "Z")} with Lighthouse 12 (headless Chromium, its default mobile
 emulation and simulated slow-4G throttling), categories performance and accessibility, one run per
-page, on the production build (\`next start\`) and the bench API on this machine (1-minute load
+page, on the production build (the web app's server) and the bench API on this machine (1-minute load
 average ${info.loadAverage.toFixed(2)} at the start of the run).
 
 ${table}

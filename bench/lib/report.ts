@@ -213,7 +213,7 @@ How to read it:
   in memory for \`MAINTENANCE_CACHE_SECONDS\`) against \`GET /bare\`, a Fastify server with one route, no
   logger and no plugins answering a small JSON object. No numeric goal: the ratio is reported.
 - **web-home**, **web-blog**: \`GET /\` and \`GET /blog/how-affiliate-attribution-works\` on the real web
-  app (\`next start\`, \`accept-language: en\`, so the locale rewrite lands on the prerendered English page)
+  app (its own server, \`node dist/server.js\`: Next.js's handler plus the CSP header; \`accept-language: en\`, so the locale rewrite lands on the prerendered English page)
   against the static baseline page. Goal: public pages served from cache at no less than half the static
   page's rate, **PASS** when ratio ≥ 0.5.
 - **api-public-link**: \`GET /public/links/{token}\` of the demo link on the real API over PostgreSQL,

@@ -41,7 +41,7 @@ export async function buildIfNeeded(options: Options, needApi: boolean, needWeb:
       timeoutMs: buildTimeoutMs,
     });
   }
-  if (needWeb && (options.rebuild || !existsSync(path.join(webDir, ".next", "BUILD_ID")))) {
+  if (needWeb && (options.rebuild || !existsSync(path.join(webDir, "dist", "server.js")))) {
     log("Building the web app (npm run build -w @salelink/web) ...");
     await runToEnd("web build", "npm", ["run", "build", "-w", "@salelink/web"], {
       cwd: rootDir,
@@ -159,7 +159,8 @@ export async function startServers(
         "/",
         webHeaders,
         (port) =>
-          start("web", nextBin, ["start", "-p", String(port), "-H", "localhost"], {
+          // The web app's own server (apps/web/server/main.ts): Next.js's handler plus the CSP header.
+          start("web", process.execPath, ["dist/server.js", "-p", String(port), "-H", "localhost"], {
             cwd: webDir,
             env: { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", API_PUBLIC_URL: api.origin },
             echo,

@@ -5,8 +5,9 @@ import { apiAs, expect, signInAs, test, watchConsole } from "../fixtures.ts";
 import { apiUrl, scriptsOrigin } from "../playwright.config.ts";
 
 /*
- * The Content-Security-Policy of decision 015: computed by proxy.ts from the run-time settings, the
- * same on every page, allowing what the app loads (the API, the configured scripts) and nothing else.
+ * The Content-Security-Policy of decision 015: computed by the web app's server (server/main.ts,
+ * decision 017) from the run-time settings, the same on every page, allowing what the app loads (the
+ * API, the configured scripts) and nothing else.
  */
 
 const api = new URL(apiUrl).origin;
@@ -113,10 +114,17 @@ test.describe("content security policy", () => {
       const policy = parsePolicy(res.headers()["content-security-policy"]);
       expect(policy, path).toEqual(expected);
     }
-    // Crawlers' bare 404 answers (proxy.ts) carry it too.
+    // Crawlers' bare 404 answers (proxy.ts) and the built assets carry it too.
     const bot = await request.get("/no-such-page", { headers: { "user-agent": "curl/8.4.0" } });
     expect(bot.status()).toBe(404);
     expect(parsePolicy(bot.headers()["content-security-policy"])).toEqual(expected);
+    const asset = (await (await request.get("/")).text()).match(/\/_next\/static\/[^"]+\.js/)?.[0] ?? "";
+    expect(asset).not.toBe("");
+    for (const path of [asset, "/env.json"]) {
+      const res = await request.get(path);
+      expect(res.status(), path).toBe(200);
+      expect(parsePolicy(res.headers()["content-security-policy"]), path).toEqual(expected);
+    }
   });
 
   test("the app's own pages break none of it", async ({ page, consoleErrors: _ }) => {

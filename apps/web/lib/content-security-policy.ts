@@ -1,6 +1,7 @@
 /**
  * The page's Content-Security-Policy, from the run-time settings (decision 015). A pure function of
- * its inputs so the proxy computes it per request and tests can read it directly.
+ * its inputs: the web app's server computes it once at start (server/page-policy.ts, decision 017)
+ * and tests read it directly.
  */
 export interface CspInputs {
   /** The API as browsers reach it: fetches, thumbnails, local files' signed URLs. */

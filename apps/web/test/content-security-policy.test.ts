@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type CspInputs, contentSecurityPolicy, storageOrigin } from "../lib/content-security-policy.ts";
 
 const base: CspInputs = {
@@ -88,5 +88,47 @@ describe("storageOrigin", () => {
     expect(storageOrigin(s3)).toBe("https://s3.eu-west-3.amazonaws.com");
     expect(storageOrigin({ ...s3, forcePathStyle: false })).toBe("https://files.s3.eu-west-3.amazonaws.com");
     expect(storageOrigin({ ...s3, endpoint: "http://minio.local:9000/" })).toBe("http://minio.local:9000");
+  });
+});
+
+describe("pagePolicy (what the web app's server sends)", () => {
+  it("turns the run-time settings into the policy's inputs", async () => {
+    vi.doMock("server-only", () => ({}));
+    const { pagePolicy } = await import("../server/page-policy.ts");
+    const settings = {
+      apiPublicUrl: "https://api.example.com",
+      analyticsId: "",
+      analyticsSrc: "https://www.googletagmanager.com/gtag/js?id={id}",
+      chatWidgetSrc: "",
+      paymentProvider: "sandbox" as const,
+      botCheck: { kind: "sandbox" as const, siteKey: null },
+      storage: {
+        kind: "local" as const,
+        endpoint: null,
+        bucket: "",
+        region: "us-east-1",
+        forcePathStyle: true,
+      },
+    };
+    expect(pagePolicy(settings)).toBe(contentSecurityPolicy(base));
+    // Analytics is allowed only with an id; Stripe, Turnstile and S3 only when they are the provider.
+    const on = parse(
+      pagePolicy({
+        ...settings,
+        analyticsId: "G-1",
+        paymentProvider: "stripe",
+        botCheck: { kind: "turnstile", siteKey: "k" },
+        storage: { ...settings.storage, kind: "s3", endpoint: "https://files.example.net" },
+      }),
+    );
+    expect(on.get("script-src")).toEqual(
+      expect.arrayContaining([
+        "https://www.googletagmanager.com",
+        "https://js.stripe.com",
+        "https://challenges.cloudflare.com",
+      ]),
+    );
+    expect(on.get("img-src")).toContain("https://files.example.net");
+    expect(parse(pagePolicy(settings, true)).get("script-src")).toContain("'unsafe-eval'");
   });
 });
