@@ -116,8 +116,8 @@ function measuredSeconds(options: Options, selected: ScenarioName[]): number {
     if (name === "api-clicks") return sum + 2 * phase + 3 * options.duration + options.warmup;
     // Mixed: a warm-up, five kinds alone, the mix, the bare route.
     if (name === "mixed") return sum + 8 * phase;
-    // Lighthouse: four pages, up to 150 s each.
-    return sum + 4 * 150;
+    // Lighthouse: four pages, each audited `lighthouseRuns` times, up to 150 s each.
+    return sum + 4 * 150 * options.lighthouseRuns;
   }, 0);
 }
 
@@ -244,7 +244,7 @@ async function main(): Promise<number> {
       // The loads before leave work behind (click flushes, cache writes): let the machine settle.
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       log("Lighthouse (mobile) on the public pages:");
-      all.lighthouse = await runLighthouse(web, options.verbose);
+      all.lighthouse = await runLighthouse(web, options.verbose, options.lighthouseRuns);
       ran.add("lighthouse");
     }
   }

@@ -30,6 +30,8 @@ export interface Options {
    * only if every scenario of its table ran, so a subset never replaces a full table.
    */
   writeDocs: boolean;
+  /** Lighthouse audits per page; the median one is reported (Lighthouse's own advice for variance). */
+  lighthouseRuns: number;
   verbose: boolean;
 }
 
@@ -45,6 +47,8 @@ export const usage = `Usage: npm run bench -w @salelink/bench -- [options]
                         (env BENCH_ONLY); e.g. --only lighthouse for the Lighthouse audits alone
   --database-url <url>  loopback PostgreSQL to create the bench database beside
                         (env BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test)
+  --lighthouse-runs <n> Lighthouse audits per page, the median reported (env BENCH_LIGHTHOUSE_RUNS,
+                        default 3)
   --rebuild             build the API and the web app even if a build exists
   --write-docs          write docs/benchmarks.md even for a partial (--only) run: each section whose
                         scenarios all ran (foundation: api-maintenance, api-public-link, web-*;
@@ -98,6 +102,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 
       only: { type: "string" },
       "database-url": { type: "string" },
       rebuild: { type: "boolean" },
+      "lighthouse-runs": { type: "string" },
       "write-docs": { type: "boolean" },
       "no-write-docs": { type: "boolean" },
       verbose: { type: "boolean" },
@@ -120,6 +125,12 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 
       values["database-url"] ?? env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
     rebuild: values.rebuild ?? false,
     writeDocs: values["no-write-docs"] ? false : (values["write-docs"] ?? !partial),
+    lighthouseRuns: positiveNumber(
+      "lighthouse-runs",
+      values["lighthouse-runs"] ?? env.BENCH_LIGHTHOUSE_RUNS,
+      3,
+      { integer: true },
+    ),
     verbose: values.verbose ?? false,
   };
 }

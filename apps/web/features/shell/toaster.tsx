@@ -2,5 +2,8 @@
 
 import dynamic from "next/dynamic";
 
-/** The toaster, loaded once the page is interactive: sonner stays out of every page's first load. */
-export const Toaster = dynamic(() => import("./sonner-toaster.tsx"), { ssr: false });
+/**
+ * Loaded after the page, and loads sonner only with the first toast (toaster-gate.tsx): no page's
+ * first load carries either (decision 009's budget), and pages that never toast never evaluate sonner.
+ */
+export const Toaster = dynamic(() => import("./toaster-gate.tsx"), { ssr: false });
