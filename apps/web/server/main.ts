@@ -15,7 +15,9 @@ import { pagePolicy } from "./page-policy.ts";
 const { values: args } = parseArgs({
   options: {
     port: { type: "string", short: "p", default: process.env.PORT ?? "3000" },
-    hostname: { type: "string", short: "H", default: process.env.HOSTNAME || "0.0.0.0" },
+    // Without -H, every interface, IPv4 and IPv6 (as `next start`). Not $HOSTNAME: Docker sets it to
+    // the container's name, which would leave the loopback health check unanswered.
+    hostname: { type: "string", short: "H" },
     dev: { type: "boolean", default: false },
   },
 });
@@ -27,7 +29,7 @@ if (!process.env.NODE_ENV) Object.assign(process.env, { NODE_ENV: dev ? "develop
 // The bundle lives in apps/web/dist; Next.js's project folder is its parent.
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { default: next } = await import("next");
-const app = next({ dev, dir, hostname: args.hostname, port });
+const app = next({ dev, dir, hostname: args.hostname ?? "localhost", port });
 await app.prepare();
 const handle = app.getRequestHandler();
 const csp = pagePolicy(undefined, dev);
@@ -43,7 +45,7 @@ function onRequest(req: IncomingMessage, res: ServerResponse): void {
 
 const server = createServer(onRequest);
 server.listen(port, args.hostname, () => {
-  console.log(`web listening on http://${args.hostname}:${port}${dev ? " (development)" : ""}`);
+  console.log(`web listening on http://${args.hostname ?? "localhost"}:${port}${dev ? " (development)" : ""}`);
 });
 
 /** Stop taking connections, let requests in flight finish, then close Next.js (as `next start` does). */
