@@ -24,7 +24,8 @@ async function main(): Promise<void> {
     poolSize: config.DATABASE_POOL_SIZE,
   });
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
-  const app = await buildApp({ config, db: database.db, redis, processMetrics: true });
+  // Process metrics (GC observer, event-loop monitor) only when something can scrape them.
+  const app = await buildApp({ config, db: database.db, redis, processMetrics: config.metricsPort !== null });
   if (config.SEED_DEMO) {
     await seedDemo(database.db, app.log);
     await seedDemoCatalogue(database.db, app.services.storage, app.log);

@@ -23,8 +23,10 @@ export class Lifecycle {
  */
 export const drainPlugin = fp(
   async (app: FastifyInstance, { lifecycle }: { lifecycle: Lifecycle }) => {
-    app.addHook("onSend", async (_request, reply) => {
+    // A callback hook: it runs on every answer, and an async one costs a promise each time.
+    app.addHook("onSend", (_request, reply, payload, done) => {
       if (lifecycle.draining) reply.header("connection", "close");
+      done(null, payload);
     });
   },
   { name: "drain" },

@@ -3,6 +3,8 @@ import type { Db } from "../../db/client.ts";
 import type { JobRunOutcome } from "../../jobs/index.ts";
 import { type DatabaseFigures, readDatabaseFigures } from "./queries.ts";
 
+type RequestLabel = "method" | "route" | "status";
+
 export interface MetricsOptions {
   db: Db;
   /** How long one database read serves scrapes (METRICS_CACHE_MS). */
@@ -18,11 +20,22 @@ export interface MetricsOptions {
  */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly httpRequests: Counter<"method" | "route" | "status">;
-  private readonly httpDuration: Histogram<"method" | "route" | "status">;
+  private readonly httpRequests: Counter<RequestLabel>;
+  private readonly httpDuration: Histogram<RequestLabel>;
   private readonly jobRuns: Counter<"kind" | "outcome">;
   private readonly jobDuration: Histogram<"kind">;
   private cached: { at: number; figures: Promise<DatabaseFigures> } | null = null;
+  /**
+   * Each (method, status, route pattern)'s series, looked up once: prom-client hashes the label
+   * object on every call otherwise. Bounded, since routes are patterns and statuses few.
+   */
+  private readonly requestSeries = new Map<
+    string,
+    {
+      count: ReturnType<Counter<RequestLabel>["labels"]>;
+      duration: ReturnType<Histogram<RequestLabel>["labels"]>;
+    }
+  >();
 
   constructor(private readonly options: MetricsOptions) {
     const registers = [this.registry];
@@ -102,9 +115,15 @@ export class Metrics {
 
   /** `route` is the matched pattern ("/public/links/:token"), never the URL: tokens travel in URLs. */
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.httpRequests.inc(labels);
-    this.httpDuration.observe(labels, seconds);
+    const key = `${method} ${status} ${route}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      const labels = { method, route, status: String(status) };
+      series = { count: this.httpRequests.labels(labels), duration: this.httpDuration.labels(labels) };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.duration.observe(seconds);
   }
 
   observeJob(kind: string, outcome: JobRunOutcome, ms: number): void {
