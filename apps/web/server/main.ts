@@ -45,7 +45,9 @@ function onRequest(req: IncomingMessage, res: ServerResponse): void {
 
 const server = createServer(onRequest);
 server.listen(port, args.hostname, () => {
-  console.log(`web listening on http://${args.hostname ?? "localhost"}:${port}${dev ? " (development)" : ""}`);
+  console.log(
+    `web listening on http://${args.hostname ?? "localhost"}:${port}${dev ? " (development)" : ""}`,
+  );
 });
 
 /** Stop taking connections, let requests in flight finish, then close Next.js (as `next start` does). */
