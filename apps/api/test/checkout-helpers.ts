@@ -1,7 +1,29 @@
 import { randomBytes } from "node:crypto";
 import { type CheckoutResponse, type CreatorProfile, type Link, sandboxCards } from "@salelink/contracts";
 import { expect } from "vitest";
+import { sandboxWebhookSecret, signPayload } from "../src/providers/payments/index.ts";
 import type { TestContext } from "./helpers.ts";
+
+/**
+ * A webhook delivery of `event` as the sandbox signs it, `secondsAgo` in the past (the signature's
+ * time tolerance), with the app's secret unless another is given.
+ */
+export function deliverSandboxEvent(
+  ctx: TestContext,
+  event: unknown,
+  { secondsAgo = 0, secret = sandboxWebhookSecret(ctx.config.appSecret) } = {},
+) {
+  const raw = JSON.stringify(event);
+  return ctx.app.inject({
+    method: "POST",
+    url: "/webhooks/sandbox",
+    headers: {
+      "content-type": "application/json",
+      "sandbox-signature": signPayload(raw, secret, Math.floor(Date.now() / 1000) - secondsAgo),
+    },
+    payload: raw,
+  });
+}
 
 /** A creator's link, a buyer's checkout and a sandbox payment, through the API as clients do it. */
 export function checkoutHelpers(context: () => TestContext) {

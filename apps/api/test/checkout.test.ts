@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { campaigns, jobs, links, orders, paymentEvents, promoCodes, users } from "../src/db/schema/index.ts";
 import { auditLedger, balancesOf, post } from "../src/modules/wallet/ledger.ts";
 import { commissionClaimed, payoutRequested } from "../src/modules/wallet/postings.ts";
-import { sandboxEvent, sandboxWebhookSecret, signPayload } from "../src/providers/payments/index.ts";
+import { sandboxEvent } from "../src/providers/payments/index.ts";
 import { directSessionCookie, errorOf, insertAccount } from "./accounts-helpers.ts";
-import { checkoutHelpers } from "./checkout-helpers.ts";
+import { checkoutHelpers, deliverSandboxEvent } from "./checkout-helpers.ts";
 import { type TestContext, testApp } from "./helpers.ts";
 import { multipart } from "./upload-helpers.ts";
 
@@ -31,22 +31,8 @@ async function balance(holder: string, account: string) {
 }
 
 /** A webhook delivery as the sandbox signs it. */
-function delivery(
-  event: ReturnType<typeof sandboxEvent>,
-  secondsAgo = 0,
-  secret = sandboxWebhookSecret(ctx.config.appSecret),
-) {
-  const raw = JSON.stringify(event);
-  return ctx.app.inject({
-    method: "POST",
-    url: "/webhooks/sandbox",
-    headers: {
-      "content-type": "application/json",
-      "sandbox-signature": signPayload(raw, secret, Math.floor(Date.now() / 1000) - secondsAgo),
-    },
-    payload: raw,
-  });
-}
+const delivery = (event: ReturnType<typeof sandboxEvent>, secondsAgo = 0, secret?: string) =>
+  deliverSandboxEvent(ctx, event, { secondsAgo, ...(secret ? { secret } : {}) });
 
 let uploadsDir: string;
 

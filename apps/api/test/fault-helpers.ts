@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Currency, errorResponseSchema } from "@salelink/contracts";
-import { build } from "esbuild";
+import { bundleServer } from "../bundle.mjs";
 import {
   SANDBOX_SIGNATURE_HEADER,
   sandboxEvent,
@@ -66,7 +66,7 @@ export interface ServerBundle {
 }
 
 /**
- * Bundles src/server.ts like build.mjs (npm packages left external) into a folder under
+ * Bundles src/server.ts as build.mjs does (bundle.mjs) into a folder under
  * node_modules, where those packages resolve, with a warm-up entry beside it: loading the packages
  * takes most of a start on a busy machine, so the next process loads them while the current one
  * serves, and a restart only runs the server's own start-up.
@@ -76,22 +76,8 @@ export async function buildServer(): Promise<ServerBundle> {
   await mkdir(cacheDir, { recursive: true });
   const dir = await mkdtemp(path.join(cacheDir, "salelink-faults-"));
   const server = path.join(dir, "server.js");
-  const result = await build({
-    absWorkingDir: apiDir,
-    entryPoints: ["src/server.ts"],
-    outfile: server,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    alias: { "@salelink/contracts": "../../packages/contracts/src" },
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    metafile: true,
-    logLevel: "warning",
-  });
+  // No source map: the child's stack traces are not read, and the tests start it many times.
+  const result = await bundleServer({ outfile: server, sourcemap: false, metafile: true });
   const packages = Object.values(result.metafile.outputs).flatMap((output) =>
     output.imports.filter((i) => i.external).map((i) => i.path),
   );

@@ -21,8 +21,8 @@ import {
 import { hashPassword } from "../src/lib/passwords.ts";
 import { createSession } from "../src/modules/auth/sessions.ts";
 import { auditLedger } from "../src/modules/wallet/ledger.ts";
-import { sandboxWebhookSecret, signPayload } from "../src/providers/payments/index.ts";
 import { insertApprovedIdentity } from "./accounts-helpers.ts";
+import { deliverSandboxEvent } from "./checkout-helpers.ts";
 import type { TestContext } from "./helpers.ts";
 import { type Balances, type MoneyModel, zeroBalances } from "./money-model.ts";
 
@@ -62,22 +62,7 @@ export function expectStatus(res: LightMyRequestResponse, status: number, what: 
 }
 
 /** A webhook delivery of `event` as the sandbox signs it, now. */
-export function deliver(ctx: TestContext, event: unknown) {
-  const raw = JSON.stringify(event);
-  return ctx.app.inject({
-    method: "POST",
-    url: "/webhooks/sandbox",
-    headers: {
-      "content-type": "application/json",
-      "sandbox-signature": signPayload(
-        raw,
-        sandboxWebhookSecret(ctx.config.appSecret),
-        Math.floor(Date.now() / 1000),
-      ),
-    },
-    payload: raw,
-  });
-}
+export const deliver = (ctx: TestContext, event: unknown) => deliverSandboxEvent(ctx, event);
 
 export const resultOf = (res: LightMyRequestResponse): string => {
   expectStatus(res, 200, "webhook");
