@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,7 +14,6 @@ export const scriptsOrigin = `http://127.0.0.1:${SCRIPTS_PORT}`;
  * E2E_EXISTING_SERVERS=1 runs against servers already listening on E2E_API_URL and E2E_WEB_URL
  * (default: the dev ports 4000 and 3000) instead of starting fresh ones: for working on one spec.
  */
-const REVALIDATE_SECRET = "e2e-revalidate-secret-0123456789abcdef";
 const existing = process.env.E2E_EXISTING_SERVERS === "1";
 export const apiUrl = existing
   ? (process.env.E2E_API_URL ?? "http://localhost:4000")
@@ -38,6 +38,17 @@ const chromiumArgs = [
 // A fresh embedded database for every run (the web server and the API are started once, here).
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "salelink-e2e-"));
 process.env.E2E_DATA_DIR = dataDir;
+/**
+ * Secrets of one run, made here and handed to the workers through the environment (each worker
+ * loads this file again): no secret is a constant anyone could read in the source.
+ */
+const runSecret = (name: string) => {
+  const secret = process.env[name] ?? randomBytes(32).toString("base64url");
+  process.env[name] = secret;
+  return secret;
+};
+const APP_SECRET = runSecret("E2E_APP_SECRET");
+const REVALIDATE_SECRET = runSecret("E2E_REVALIDATE_SECRET");
 
 export default defineConfig({
   testDir: "./tests",
@@ -78,6 +89,9 @@ export default defineConfig({
             REDIS_URL: "",
             LOG_LEVEL: "warn",
             SEED_DEMO: "true",
+            APP_SECRET,
+            // The tests read mail and release holds through the dev routes (from 127.0.0.1).
+            DEV_ROUTES: "true",
             MAINTENANCE_CACHE_SECONDS: "0",
             // Clients re-check after the cooldown the API announces (60 s in production).
             MAINTENANCE_RECHECK_MS: "1000",
@@ -86,6 +100,13 @@ export default defineConfig({
             RATE_LIMIT_SIGNUP_MAX: "1000",
             RATE_LIMIT_PASSWORD_MAX: "1000",
             RATE_LIMIT_EMAIL_MAX: "1000",
+            // Likewise every checkout and promo code (issue 16's limits are tested in the API suite).
+            CHECKOUT_RESERVATIONS_PER_ADDRESS_MAX: "1000",
+            CHECKOUT_RESERVATIONS_PER_EMAIL_MAX: "1000",
+            PROMO_FAILURES_PER_ADDRESS_MAX: "1000",
+            PROMO_FAILURES_PER_LINK_MAX: "1000",
+            // The demo creator uploads in many tests; the per-account upload rate is tested in the API suite.
+            UPLOAD_RATE_PER_HOUR: "1000",
             JOBS_POLL_MS: "200",
             // Edits refresh the web app's cached buyer pages at once.
             WEB_REVALIDATE_URL: `http://127.0.0.1:${WEB_PORT}/api/revalidate`,
@@ -94,7 +115,8 @@ export default defineConfig({
         },
         {
           // The web app's own server (Next.js's handler plus the run-time CSP, decision 017).
-          command: `node dist/server.js -p ${WEB_PORT}`,
+          // On loopback, as `npm start` runs it ("localhost": see scripts/start.mjs).
+          command: `node dist/server.js -p ${WEB_PORT} -H localhost`,
           cwd: path.join(root, "apps/web"),
           url: `http://127.0.0.1:${WEB_PORT}/env.json`,
           reuseExistingServer: false,

@@ -202,7 +202,7 @@ How to read it:
   **req/s** and its **share** of all answers come from the split and from how fast that kind is served:
 ${labels(r.mixed)}
 - Link pages are the web app's cached pages (the web app's server, ISR); the API reads, clicks, dashboard
-  reads and purchases go to the bench API (\`NODE_ENV=production\`, pool of 10 PostgreSQL connections).
+  reads and purchases go to the bench API (production settings with sandbox payments, pool of 10 PostgreSQL connections).
   The dashboard is the seeded creator's, signed in once (session cookie); a purchase is a checkout of
   the demo link (a new buyer e-mail each) followed, on the same connection, by the signed
   \`payment.succeeded\` event for the order it created, which pays it (ledger, counters, jobs queued).

@@ -112,16 +112,20 @@ export async function startServers(
         start("api", process.execPath, ["dist/server.js"], {
           cwd: apiDir,
           env: {
-            NODE_ENV: "production",
+            // Production's settings, each set here, but not NODE_ENV=production: production refuses
+            // sandbox payments beside real payouts, and the bench pays with the sandbox.
+            NODE_ENV: "development",
+            COOKIE_SECURE: "true",
+            DOCS_ENABLED: "false",
+            DEV_ROUTES: "false",
             API_HOST: host,
             API_PORT: String(port),
             API_PUBLIC_URL: `http://${host}:${port}`,
             LOG_LEVEL: "warn",
             // The demo catalogue gives the link scenarios a real link with its files.
             SEED_DEMO: "true",
-            // Production mode, as measured; its secret is throwaway and its providers the sandboxes.
+            // One throwaway secret per run (context.ts); the providers are the sandboxes.
             APP_SECRET: appSecret,
-            ALLOW_SANDBOX_PROVIDERS: "true",
             JOBS_ENABLED: "false",
             // Stopped at the end of the run, not behind a load balancer: no drain, no metrics listener.
             SHUTDOWN_DRAIN_MS: "0",

@@ -51,7 +51,7 @@ import { createIdentityProvider, type IdentityProvider } from "./providers/ident
 import { createMailProvider, type MailProvider } from "./providers/mail/index.ts";
 import { createPaymentProvider, type PaymentProvider } from "./providers/payments/index.ts";
 import { createPayoutProvider, type PayoutProvider } from "./providers/payouts/index.ts";
-import { assertProductionProviders } from "./providers/production-guard.ts";
+import { assertPaymentsMatchPayouts, assertProductionProviders } from "./providers/production-guard.ts";
 import { createObjectStorage, type ObjectStorage } from "./providers/storage/index.ts";
 
 export const API_VERSION = "0.1.0";
@@ -171,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       { name: "identity", kind: identity.kind },
     ],
   });
+  assertPaymentsMatchPayouts({ nodeEnv: config.NODE_ENV, payments: payments.kind, payouts: payouts.kind });
 
   const metrics = new Metrics({
     db,
@@ -238,7 +239,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: "/docs" });
+  // The route list is a map for an attacker: production serves it only when DOCS_ENABLED says so.
+  if (config.docsEnabled) await app.register(fastifySwaggerUi, { routePrefix: "/docs" });
 
   await app.register(originCheck, { allowed: [config.WEB_ORIGIN, config.API_PUBLIC_URL] });
   await app.register(authPlugin, { db, config });
@@ -276,7 +278,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     namespace: deps.clicksNamespace ?? "salelink",
   });
   await app.register(campaignRoutes, { db, config });
-  if (devMailEnabled(config.NODE_ENV, config.mail.MAIL_PROVIDER)) await app.register(devMailRoutes, { db });
+  if (devMailEnabled(config)) await app.register(devMailRoutes, { db });
 
   return app;
 }

@@ -49,6 +49,18 @@ const envSchema = z.object({
   /** Visitors the in-memory click dedup remembers per hour (without REDIS_URL); past it, repeats may count. */
   CLICK_DEDUP_MAX_VISITORS: z.coerce.number().int().min(1000).max(10_000_000).default(1_000_000),
   /**
+   * Distinct visitors (user agents) one client address may add to a campaign's clicks per hour: room
+   * for a shared address (an office, a school) without letting one machine rotating user agents or
+   * cookies multiply its clicks. Visits past it are counted apart as filtered.
+   */
+  CLICK_ADDRESS_ALLOWANCE: z.coerce.number().int().min(1).max(1000).default(3),
+  /** Bytes an account may keep in uploaded files (MiB): uploads past it are refused (413) before storing. */
+  UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).max(10_000_000).default(2048),
+  /** Uploads an account may start per hour (429 past it): bounds the disk and CPU one account can use. */
+  UPLOAD_RATE_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** An upload attached to nothing (no link, profile or cover) after this many hours is deleted. */
+  UPLOAD_UNATTACHED_TTL_HOURS: z.coerce.number().min(0.001).max(8760).default(24),
+  /**
    * Which X-Forwarded-For entries to believe for the client address (rate limits): "false" (none,
    * the default: anyone can write that header), a number of proxy hops, or proxy addresses/CIDRs.
    */
@@ -58,6 +70,12 @@ const envSchema = z.object({
   /** Secure cookies; on by default in production. */
   COOKIE_SECURE: z.enum(["true", "false"]).optional(),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * Turning 2FA on and asking for the account's deletion need the current password, or a sign-in
+   * at most this many minutes ago (0: always the password), so a borrowed or stolen session cannot
+   * lock its owner out (issue 16, decision 018).
+   */
+  REAUTH_WINDOW_MINUTES: z.coerce.number().int().min(0).max(60).default(5),
   /** Seconds a maintenance answer may be served from this instance's memory. */
   MAINTENANCE_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(2),
   MAINTENANCE_RECHECK_MS: z.coerce.number().int().min(1000).max(60_000).default(60_000),
@@ -73,10 +91,42 @@ const envSchema = z.object({
   RATE_LIMIT_SIGNUP_MAX: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_PASSWORD_MAX: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_EMAIL_MAX: z.coerce.number().int().min(1).default(3),
+  /**
+   * How long a started checkout holds a unit of a limited stock (or a use of a capped promo code):
+   * short, so abandoned checkouts cannot keep a drop sold out for long (issue 16, stock squatting).
+   */
+  CHECKOUT_RESERVATION_MINUTES: z.coerce.number().int().min(1).max(60).default(10),
+  /**
+   * Reservations one client address, and one buyer e-mail, may take per reservation period: past
+   * it, checkout answers 429, so a few anonymous calls cannot reserve a whole stock.
+   */
+  CHECKOUT_RESERVATIONS_PER_ADDRESS_MAX: z.coerce.number().int().min(1).default(3),
+  CHECKOUT_RESERVATIONS_PER_EMAIL_MAX: z.coerce.number().int().min(1).default(2),
+  /**
+   * Wrong promo codes (quote and checkout) per client address, and per link from every address, in
+   * PROMO_FAILURES_WINDOW_SECONDS: past it, 429, so codes cannot be guessed by trying them all.
+   */
+  PROMO_FAILURES_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  PROMO_FAILURES_PER_ADDRESS_MAX: z.coerce.number().int().min(1).default(10),
+  PROMO_FAILURES_PER_LINK_MAX: z.coerce.number().int().min(1).default(50),
   /** Lets production run with sandbox providers on purpose (a demo or staging); refused otherwise. */
   ALLOW_SANDBOX_PROVIDERS: bool(false),
-  /** Secret for derived keys (2FA secrets at rest); required in production, 32+ characters. */
+  /**
+   * Secret every signature and sealed value derives its key from (storage URLs, sandbox webhooks,
+   * 2FA secrets at rest): required everywhere, 32+ characters, never a constant in the source.
+   * `npm start` makes one on first run and keeps it in DATA_DIR/app-secret.
+   */
   APP_SECRET: z.string().min(32).optional(),
+  /**
+   * The unauthenticated /dev/* routes (outbox mail, hold release), answered to loopback clients
+   * only. Off unless turned on (`npm start` does); production refuses to start with it.
+   */
+  DEV_ROUTES: bool(false),
+  /** The OpenAPI UI and JSON at /docs. Default: on outside production, off in production. */
+  DOCS_ENABLED: z
+    .enum(["true", "false", "1", "0", "yes", "no"])
+    .transform((v) => v === "true" || v === "1" || v === "yes")
+    .optional(),
   /**
    * After SIGTERM, how long the instance keeps serving while readiness answers 503, so the load
    * balancer stops sending it traffic first. Default: 5000 in production, 0 otherwise.
@@ -104,6 +154,7 @@ export type Config = z.output<typeof envSchema> & {
   identity: z.output<typeof identityEnvSchema>;
   cookieSecure: boolean;
   appSecret: string;
+  docsEnabled: boolean;
   shutdownDrainMs: number;
   /** null: no metrics listener. */
   metricsPort: number | null;
@@ -159,9 +210,17 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const cfg = parsed.data;
-  if (cfg.NODE_ENV === "production" && !cfg.APP_SECRET) {
+  if (!cfg.APP_SECRET) {
+    // No fallback: a constant in the source would let anyone sign storage URLs and webhooks.
     throw new ConfigError(
-      "Invalid configuration:\n  APP_SECRET: required in production (32 characters or more)",
+      `Invalid configuration:
+  APP_SECRET: required (32 characters or more). \`npm start\` makes one and keeps it in DATA_DIR/app-secret;
+  elsewhere set a random one, e.g. APP_SECRET=$(openssl rand -base64 48)`,
+    );
+  }
+  if (cfg.NODE_ENV === "production" && cfg.DEV_ROUTES) {
+    throw new ConfigError(
+      "Invalid configuration:\n  DEV_ROUTES: must be off in production (the /dev routes have no authentication)",
     );
   }
   if (cfg.WEB_REVALIDATE_URL && !cfg.WEB_REVALIDATE_SECRET) {
@@ -193,8 +252,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     payments: payments.data,
     payouts: payouts.data,
     identity: identity.data,
-    // Outside production a fixed development secret keeps `npm start` free of set-up.
-    appSecret: cfg.APP_SECRET ?? "development-only-secret-not-for-production-use",
+    appSecret: cfg.APP_SECRET,
+    docsEnabled: cfg.DOCS_ENABLED ?? !production,
     cookieSecure: cfg.COOKIE_SECURE ? cfg.COOKIE_SECURE === "true" : production,
     shutdownDrainMs,
     metricsPort: cfg.METRICS_PORT === "off" ? null : (cfg.METRICS_PORT ?? (production ? 9464 : null)),

@@ -4,6 +4,7 @@ import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { type MetricsServer, startMetricsServer } from "./modules/metrics/index.ts";
+import { SandboxInProductionError } from "./providers/production-guard.ts";
 import { seedDemo } from "./seed.ts";
 import { seedDemoCatalogue } from "./seed-catalogue.ts";
 
@@ -84,6 +85,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // A refused configuration is the operator's to fix: its message says how, a stack trace would not.
+  console.error(err instanceof SandboxInProductionError ? err.message : err);
   process.exit(1);
 });

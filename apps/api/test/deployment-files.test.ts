@@ -13,6 +13,7 @@ import { buildApp } from "../src/app.ts";
 import { configVariableNames, loadConfig } from "../src/config.ts";
 import type { Db } from "../src/db/client.ts";
 import * as schema from "../src/db/schema/index.ts";
+import { assertPaymentsMatchPayouts } from "../src/providers/production-guard.ts";
 import { testConfig } from "./helpers.ts";
 
 /*
@@ -118,6 +119,18 @@ describe("compose.yaml", () => {
     expect(config.REDIS_URL).toBeDefined();
     expect(config.DATABASE_URL).toBeDefined();
     expect(config.metricsPort).toBe(9464);
+    // Issue 16: no unauthenticated dev routes, no public route map, a secret from the environment
+    // only, and never sandbox payments beside real payouts (the production guard would refuse).
+    expect(config.DEV_ROUTES).toBe(false);
+    expect(config.docsEnabled).toBe(false);
+    expect(env.APP_SECRET).toMatch(/^\$\{APP_SECRET:\?/);
+    expect(() =>
+      assertPaymentsMatchPayouts({
+        nodeEnv: config.NODE_ENV,
+        payments: config.payments.PAYMENT_PROVIDER,
+        payouts: config.payouts.PAYOUT_PROVIDER,
+      }),
+    ).not.toThrow();
     // docker stop must not cut the drain short: its grace period outlasts the hard limit.
     const grace = Number((service("api").stop_grace_period ?? "10s").replace(/s$/, "")) * 1000;
     expect(grace).toBeGreaterThan(config.SHUTDOWN_TIMEOUT_MS);

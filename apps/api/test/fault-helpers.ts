@@ -94,8 +94,11 @@ process.stdin.on("end", () => process.exit(0));
   return { entry, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** The secret the child runs with: the test signs the sandbox's webhooks with a key derived from it. */
-export const CHILD_APP_SECRET = "fault-tests-app-secret-0123456789abcdef";
+/**
+ * The secret the child runs with: the test signs the sandbox's webhooks with a key derived from it.
+ * Random per test process, as testConfig's: no secret is a constant in the source.
+ */
+export const CHILD_APP_SECRET = randomBytes(32).toString("base64url");
 
 export interface ApiProcessOptions {
   bundle: ServerBundle;
@@ -136,6 +139,8 @@ export class ApiProcess {
         DATA_DIR: dataDir,
         UPLOADS_DIR: path.join(dataDir, "uploads"),
         APP_SECRET: CHILD_APP_SECRET,
+        // The shop releases holds through /dev/holds/release (from 127.0.0.1).
+        DEV_ROUTES: "true",
         SEED_DEMO: "false",
         LOG_LEVEL: "warn",
         JOBS_ENABLED: "true",

@@ -44,12 +44,19 @@ export async function testDatabase(): Promise<Database & { url?: string }> {
   };
 }
 
+/** A throwaway secret per test process: no signature made by a test holds for another run. */
+export const TEST_APP_SECRET = randomBytes(32).toString("base64url");
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: "test",
     LOG_LEVEL: "silent",
     SEED_DEMO: "false",
     JOBS_ENABLED: "false",
+    APP_SECRET: TEST_APP_SECRET,
+    // The suites drive holds and read mail through the dev routes (production refuses them); their
+    // default (off) and their loopback check are tested in dev-routes.test.ts.
+    DEV_ROUTES: overrides.NODE_ENV === "production" ? "false" : "true",
     ...overrides,
   });
 }

@@ -14,7 +14,7 @@ import {
 } from "../src/providers/identity/index.ts";
 import { directSessionCookie, errorOf, insertAccount } from "./accounts-helpers.ts";
 import { FAKE_VERIFF_KEY, FAKE_VERIFF_SECRET, type FakeVeriff, startFakeVeriff } from "./fake-veriff.ts";
-import { type TestContext, testApp, testConfig, testDatabase } from "./helpers.ts";
+import { TEST_APP_SECRET, type TestContext, testApp, testConfig, testDatabase } from "./helpers.ts";
 
 let fake: FakeVeriff;
 beforeAll(async () => {
@@ -274,7 +274,7 @@ describe("identity configuration", () => {
     expect(() => loadConfig({ IDENTITY_PROVIDER: "veriff" })).toThrow(
       /VERIFF_API_KEY.*\n.*VERIFF_SHARED_SECRET/,
     );
-    expect(loadConfig({}).identity).toMatchObject({
+    expect(loadConfig({ APP_SECRET: TEST_APP_SECRET }).identity).toMatchObject({
       IDENTITY_PROVIDER: "sandbox",
       VERIFF_API_URL: "https://stationapi.veriff.com",
     });

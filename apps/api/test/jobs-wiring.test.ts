@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadConfig } from "../src/config.ts";
 import { jobKind } from "../src/jobs/index.ts";
-import { testApp } from "./helpers.ts";
+import { TEST_APP_SECRET, testApp } from "./helpers.ts";
 
 describe("the app's job worker", () => {
   it("starts with the app, runs registered jobs, and stops when the app closes", async () => {
@@ -30,11 +30,14 @@ describe("the app's job worker", () => {
   it("refuses a job concurrency that would take every database connection", () => {
     expect(() =>
       loadConfig({
+        APP_SECRET: TEST_APP_SECRET,
         DATABASE_URL: "postgres://x@127.0.0.1/db",
         DATABASE_POOL_SIZE: "4",
         JOBS_CONCURRENCY: "4",
       }),
     ).toThrow(/JOBS_CONCURRENCY/);
-    expect(() => loadConfig({ DATABASE_POOL_SIZE: "4", JOBS_CONCURRENCY: "4" })).not.toThrow();
+    expect(() =>
+      loadConfig({ APP_SECRET: TEST_APP_SECRET, DATABASE_POOL_SIZE: "4", JOBS_CONCURRENCY: "4" }),
+    ).not.toThrow();
   });
 });

@@ -63,8 +63,16 @@ describe("production start-up", () => {
       await expect(buildApp({ config: testConfig(production), db: database.db })).rejects.toThrow(
         /bot-check \(sandbox\).*mail \(outbox\)/,
       );
+      // Sandbox payments are never allowed beside real payouts (config.test.ts): Stripe's, here.
+      const stripe = { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" };
       const allowed = await buildApp({
-        config: testConfig({ ...production, ALLOW_SANDBOX_PROVIDERS: "true" }),
+        config: testConfig({
+          ...production,
+          ...stripe,
+          ALLOW_SANDBOX_PROVIDERS: "true",
+          PAYMENT_PROVIDER: "stripe",
+          STRIPE_WEBHOOK_SECRET: "whsec_x",
+        }),
         db: database.db,
       });
       await allowed.close();

@@ -138,9 +138,9 @@ describe("the local disk storage", () => {
     await expect(storage.get(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
     await expect(storage.head(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
     await expect(storage.delete(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
-    await expect(storage.signedUrl(key, { expiresInSeconds: 60 })).rejects.toBeInstanceOf(
-      InvalidObjectKeyError,
-    );
+    await expect(
+      storage.signedUrl(key, { purpose: "original-view", expiresInSeconds: 60 }),
+    ).rejects.toBeInstanceOf(InvalidObjectKeyError);
     // Nothing was written anywhere, inside the root or next to it.
     expect(await filesUnder(path.dirname(root))).toEqual([]);
   });
@@ -156,12 +156,14 @@ describe("local signed URLs", () => {
   const now = Date.UTC(2030, 0, 1);
   const signer = () =>
     new LocalDiskStorage({ root: "unused", apiPublicUrl: API, signingSecret: SECRET, now: () => now });
+  const original = "originals/0b9c5c1e-1a4c-4c55-9d0e-5b7d3f1a2b3c";
 
   function parse(url: string) {
     const parsed = new URL(url);
     return {
       parsed,
       key: decodeURIComponent(parsed.pathname.replace(/^\/files\//, "")),
+      purpose: parsed.searchParams.get("purpose") ?? undefined,
       expires: parsed.searchParams.get("expires") ?? undefined,
       sig: parsed.searchParams.get("sig") ?? undefined,
       name: parsed.searchParams.get("name") ?? undefined,
@@ -169,31 +171,39 @@ describe("local signed URLs", () => {
   }
 
   it("points at the API's /files route and verifies until it expires", async () => {
-    const url = await signer().signedUrl("orders/f1", { expiresInSeconds: 300 });
-    const { parsed, key, expires, sig, name } = parse(url);
-    expect(`${parsed.origin}${parsed.pathname}`).toBe(`${API}/files/orders/f1`);
+    const url = await signer().signedUrl(original, { purpose: "original-view", expiresInSeconds: 300 });
+    const { parsed, key, purpose, expires, sig, name } = parse(url);
+    expect(`${parsed.origin}${parsed.pathname}`).toBe(`${API}/files/${original}`);
+    expect(purpose).toBe("original-view");
     expect(expires).toBe(String(now / 1000 + 300));
     expect(name).toBeUndefined();
 
-    const check = (at: number) => verifyLocalSignature({ key, expires, sig, secret: SECRET, now: at });
+    const check = (at: number) =>
+      verifyLocalSignature({ key, purpose, expires, sig, secret: SECRET, now: at });
     expect(check(now)).toBe(true);
     expect(check(now + 300_000)).toBe(true);
     expect(check(now + 301_000)).toBe(false);
   });
 
-  it("binds the download name, the key, the expiry and the secret", async () => {
-    const url = await signer().signedUrl("orders/f1", {
+  it("binds the purpose, the download name, the key, the expiry and the secret", async () => {
+    const url = await signer().signedUrl(original, {
+      purpose: "original-download",
       expiresInSeconds: 300,
       downloadName: "Mon fichier é.pdf",
     });
-    const { key, expires, sig, name } = parse(url);
+    const { key, purpose, expires, sig, name } = parse(url);
     expect(name).toBe("Mon fichier é.pdf");
-    const base = { key, expires, sig, downloadName: name, secret: SECRET, now };
+    const base = { key, purpose, expires, sig, downloadName: name, secret: SECRET, now };
     expect(verifyLocalSignature(base)).toBe(true);
 
+    expect(verifyLocalSignature({ ...base, purpose: "original-view" })).toBe(false);
+    expect(verifyLocalSignature({ ...base, purpose: undefined })).toBe(false);
+    expect(verifyLocalSignature({ ...base, purpose: "anything" })).toBe(false);
     expect(verifyLocalSignature({ ...base, downloadName: "other.pdf" })).toBe(false);
     expect(verifyLocalSignature({ ...base, downloadName: undefined })).toBe(false);
-    expect(verifyLocalSignature({ ...base, key: "orders/f2" })).toBe(false);
+    expect(verifyLocalSignature({ ...base, key: "originals/0b9c5c1e-1a4c-4c55-9d0e-5b7d3f1a2b3d" })).toBe(
+      false,
+    );
     expect(verifyLocalSignature({ ...base, expires: String(Number(expires) + 3600) })).toBe(false);
     expect(verifyLocalSignature({ ...base, secret: `${SECRET}x` })).toBe(false);
     const flipped = `${sig?.slice(0, -1)}${sig?.endsWith("A") ? "B" : "A"}`;
@@ -203,15 +213,39 @@ describe("local signed URLs", () => {
     expect(verifyLocalSignature({ ...base, sig: "" })).toBe(false);
     expect(verifyLocalSignature({ ...base, expires: undefined })).toBe(false);
     expect(verifyLocalSignature({ ...base, expires: `${expires}.5` })).toBe(false);
-    expect(verifyLocalSignature({ ...base, key: "../orders/f1" })).toBe(false);
+    expect(verifyLocalSignature({ ...base, key: `../${original}` })).toBe(false);
+  });
+
+  it("signs a key only for the purpose of its key space", async () => {
+    const preview = "previews/0b9c5c1e-1a4c-4c55-9d0e-5b7d3f1a2b3c";
+    await expect(
+      signer().signedUrl(preview, { purpose: "original-download", expiresInSeconds: 60 }),
+    ).rejects.toBeInstanceOf(InvalidObjectKeyError);
+    await expect(
+      signer().signedUrl(original, { purpose: "preview", expiresInSeconds: 60 }),
+    ).rejects.toBeInstanceOf(InvalidObjectKeyError);
+    await expect(
+      signer().signedUrl("orders/f1", { purpose: "original-view", expiresInSeconds: 60 }),
+    ).rejects.toBeInstanceOf(InvalidObjectKeyError);
+    // A genuine preview signature, pointed at an original (or relabelled), opens nothing.
+    const { key, purpose, expires, sig } = parse(
+      await signer().signedUrl(preview, { purpose: "preview", expiresInSeconds: 60 }),
+    );
+    const base = { key, purpose, expires, sig, secret: SECRET, now };
+    expect(verifyLocalSignature(base)).toBe(true);
+    expect(verifyLocalSignature({ ...base, key: original })).toBe(false);
+    expect(verifyLocalSignature({ ...base, key: original, purpose: "original-view" })).toBe(false);
+    expect(verifyLocalSignature({ ...base, purpose: "original-view" })).toBe(false);
   });
 
   it("comes from the factory with the API's address", async () => {
     const env = storageEnvSchema.parse({ UPLOADS_DIR: root });
     const fromFactory = createObjectStorage(env, { apiPublicUrl: API, signingSecret: SECRET });
     expect(fromFactory.kind).toBe("local");
-    const { key, expires, sig } = parse(await fromFactory.signedUrl("a/b", { expiresInSeconds: 60 }));
-    expect(verifyLocalSignature({ key, expires, sig, secret: SECRET })).toBe(true);
+    const { key, purpose, expires, sig } = parse(
+      await fromFactory.signedUrl(original, { purpose: "original-view", expiresInSeconds: 60 }),
+    );
+    expect(verifyLocalSignature({ key, purpose, expires, sig, secret: SECRET })).toBe(true);
   });
 });
 

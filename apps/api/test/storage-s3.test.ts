@@ -230,9 +230,9 @@ describe("the S3 storage against a local fake S3", () => {
       await expect(storage.get(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
       await expect(storage.head(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
       await expect(storage.delete(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
-      await expect(storage.signedUrl(key, { expiresInSeconds: 60 })).rejects.toBeInstanceOf(
-        InvalidObjectKeyError,
-      );
+      await expect(
+        storage.signedUrl(key, { purpose: "original-view", expiresInSeconds: 60 }),
+      ).rejects.toBeInstanceOf(InvalidObjectKeyError);
     }
     expect(fake.requests).toEqual([]);
   });
@@ -248,10 +248,14 @@ describe("the S3 storage against a local fake S3", () => {
   });
 
   it("presigns a GET URL the server serves, with the download name as Content-Disposition", async () => {
-    const key = "orders/file-1";
+    const key = "originals/file-1";
     await storage.put(key, Buffer.from("the paid file"), { contentType: "application/zip" });
     const url = new URL(
-      await storage.signedUrl(key, { expiresInSeconds: 120, downloadName: "Album « été ».zip" }),
+      await storage.signedUrl(key, {
+        purpose: "original-download",
+        expiresInSeconds: 120,
+        downloadName: "Album « été ».zip",
+      }),
     );
 
     expect(`${url.origin}${url.pathname}`).toBe(`${fake.endpoint}/${BUCKET}/${key}`);
@@ -274,18 +278,41 @@ describe("the S3 storage against a local fake S3", () => {
   });
 
   it("presigns without a download name and caps the lifetime at SigV4's seven days", async () => {
-    const url = new URL(await storage.signedUrl("orders/file-2", { expiresInSeconds: 30 * 24 * 3600 }));
+    const url = new URL(
+      await storage.signedUrl("originals/file-2", {
+        purpose: "original-view",
+        expiresInSeconds: 30 * 24 * 3600,
+      }),
+    );
     expect(url.searchParams.has("response-content-disposition")).toBe(false);
     expect(url.searchParams.get("X-Amz-Expires")).toBe(String(7 * 24 * 3600));
     const missing = await fetch(url);
     expect(missing.status).toBe(404);
   });
 
+  it("signs a key only for the purpose of its key space (SigV4 binds the key itself)", async () => {
+    await expect(
+      storage.signedUrl("previews/0b9c5c1e-1a4c-4c55-9d0e-5b7d3f1a2b3c", {
+        purpose: "original-download",
+        expiresInSeconds: 60,
+      }),
+    ).rejects.toBeInstanceOf(InvalidObjectKeyError);
+    await expect(
+      storage.signedUrl("originals/0b9c5c1e-1a4c-4c55-9d0e-5b7d3f1a2b3c", {
+        purpose: "preview",
+        expiresInSeconds: 60,
+      }),
+    ).rejects.toBeInstanceOf(InvalidObjectKeyError);
+    expect(fake.requests).toEqual([]);
+  });
+
   it("uses virtual-host addressing when path style is off", async () => {
     const hosted = s3Storage({ S3_FORCE_PATH_STYLE: "false", S3_ENDPOINT: "https://s3.example.test" });
-    const url = new URL(await hosted.signedUrl("orders/x", { expiresInSeconds: 60 }));
+    const url = new URL(
+      await hosted.signedUrl("originals/x", { purpose: "original-view", expiresInSeconds: 60 }),
+    );
     expect(url.host).toBe(`${BUCKET}.s3.example.test`);
-    expect(url.pathname).toBe("/orders/x");
+    expect(url.pathname).toBe("/originals/x");
     if (hosted instanceof S3ObjectStorage) hosted.destroy();
   });
 });

@@ -13,7 +13,8 @@ type State =
 
 /**
  * The sandbox mail provider keeps e-mails instead of sending them; this page shows them so a
- * newcomer can click the verification and reset links. The API serves it only outside production.
+ * newcomer can click the verification and reset links. The API serves it only with DEV_ROUTES on and
+ * to a client on its own machine; anything else answers 404, shown as "not available here".
  */
 export function OutboxList() {
   const t = useTranslations("devMail");

@@ -5,22 +5,29 @@ import {
   devMailParamsSchema,
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../lib/errors.ts";
-import type { MailEnv } from "../../providers/mail/index.ts";
+import { loopbackOnly } from "../../plugins/dev-routes.ts";
 import { findLinks } from "./format.ts";
 import { getOutboxMessage, listOutbox } from "./queries.ts";
 
 /**
  * The outbox holds live links (password resets) of every account and the routes have no auth:
- * they exist only where the outbox is the provider and never in production.
+ * they exist only when DEV_ROUTES turns them on (never in production, config.ts refuses it) and the
+ * outbox is the provider, and answer loopback clients only.
  */
-export function devMailEnabled(nodeEnv: string, provider: MailEnv["MAIL_PROVIDER"]): boolean {
-  return provider === "outbox" && nodeEnv !== "production";
+export function devMailEnabled(config: {
+  DEV_ROUTES: boolean;
+  mail: Pick<Config["mail"], "MAIL_PROVIDER">;
+}): boolean {
+  return config.DEV_ROUTES && config.mail.MAIL_PROVIDER === "outbox";
 }
 
 /** The dev mail page's API: read what the outbox provider kept instead of sending. */
 export const devMailRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.addHook("onRequest", loopbackOnly);
+
   app.get(
     "/dev/mail",
     {

@@ -1,11 +1,13 @@
 import fastifyMultipart from "@fastify/multipart";
-import { uploadedFileSchema, uploadQuerySchema } from "@salelink/contracts";
+import { uploadedFileSchema, uploadQuerySchema, uploadUsageSchema } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../lib/errors.ts";
-import { attachmentDisposition, verifyLocalSignature } from "../../providers/storage/index.ts";
+import { attachmentDisposition, KEY_SPACES, verifyLocalSignature } from "../../providers/storage/index.ts";
+import { registerUploadJobs } from "./cleanup.ts";
+import { roomLeft, uploadRateLimit, usageOf } from "./quota.ts";
 import { receiveUpload, storeUpload, UPLOAD_RULES } from "./service.ts";
 
 export interface UploadRoutesDeps {
@@ -14,12 +16,16 @@ export interface UploadRoutesDeps {
 }
 
 const filesParamsSchema = z.object({ "*": z.string() });
-/** Public renditions only: a paid original lives under `uploads/` and has no route here. */
-const mediaParamsSchema = z.object({ folder: z.enum(["previews", "covers"]), name: z.uuid() });
+/** Public renditions only: a paid original lives under `originals/` and has no route here. */
+const mediaParamsSchema = z.object({
+  folder: z.enum([KEY_SPACES.preview, KEY_SPACES.cover]),
+  name: z.uuid(),
+});
 
 /** Rendition names are random and never reused: browsers and CDNs may keep them for good. */
 const MEDIA_CACHE = "public, max-age=31536000, immutable";
 const filesQuerySchema = z.object({
+  purpose: z.string().optional(),
   expires: z.string().optional(),
   sig: z.string().optional(),
   name: z.string().optional(),
@@ -30,13 +36,16 @@ export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesDeps> = async (app,
   const { db, config } = deps;
   const storage = app.services.storage;
 
+  registerUploadJobs(app.services.jobs.registry, storage);
+
   // Encapsulated: multipart bodies are parsed for this plugin's routes only.
   await app.register(fastifyMultipart, { limits: { files: 2, fields: 20, parts: 30 } });
 
   app.post(
     "/upload",
     {
-      config: { auth: "user" },
+      // Per account and hour, refused before a byte of the body is read (issue 16).
+      config: { auth: "user", rateLimit: uploadRateLimit(config) },
       schema: {
         tags: ["uploads"],
         summary: "Upload one file (multipart field `file`); the type is read from its bytes",
@@ -48,12 +57,28 @@ export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesDeps> = async (app,
       const user = await request.requireUser();
       const { use } = request.query;
       if (!request.isMultipart()) throw new AppError("BadRequestException", "The request is malformed.");
-      // One byte past the limit is enough to know the file is too large.
-      const parts = request.parts({ limits: { fileSize: UPLOAD_RULES[use].maxBytes + 1 } });
-      const received = await receiveUpload(parts, use);
-      const file = await storeUpload({ db, storage }, user.id, use, received);
+      // The storage quota before any byte is stored: a full account is refused at once, and the
+      // stream stops past what is left. One byte past a limit is enough to know it is exceeded.
+      const room = await roomLeft(db, config, user.id);
+      const limit = Math.min(UPLOAD_RULES[use].maxBytes, room);
+      const parts = request.parts({ limits: { fileSize: limit + 1 } });
+      const received = await receiveUpload(parts, use, room);
+      const file = await storeUpload({ db, storage }, user.id, use, received, { config });
       return reply.code(201).send(file);
     },
+  );
+
+  app.get(
+    "/profile/storage",
+    {
+      config: { auth: "user" },
+      schema: {
+        tags: ["uploads"],
+        summary: "My storage: bytes used by my uploads, the quota, and the hourly upload limit",
+        response: { 200: uploadUsageSchema },
+      },
+    },
+    async (request) => usageOf(db, config, (await request.requireUser()).id),
   );
 
   app.get(
@@ -96,9 +121,10 @@ export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesDeps> = async (app,
       },
       async (request, reply) => {
         const key = request.params["*"];
-        const { expires, sig, name } = request.query;
+        const { purpose, expires, sig, name } = request.query;
         const valid = verifyLocalSignature({
           key,
+          purpose,
           expires,
           sig,
           secret: config.appSecret,

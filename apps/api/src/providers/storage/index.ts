@@ -5,7 +5,15 @@ import type { ObjectStorage } from "./types.ts";
 
 export { attachmentDisposition } from "./disposition.ts";
 export { type StorageEnv, storageEnvSchema } from "./env.ts";
-export { assertValidKey, newObjectKey } from "./keys.ts";
+export {
+  assertKeyForPurpose,
+  assertValidKey,
+  KEY_SPACES,
+  keyFitsPurpose,
+  newObjectKey,
+  SIGNED_URL_PURPOSES,
+  type SignedUrlPurpose,
+} from "./keys.ts";
 export {
   type LocalDiskOptions,
   LocalDiskStorage,

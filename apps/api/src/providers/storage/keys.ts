@@ -21,7 +21,50 @@ export function assertValidKey(key: string): void {
   if (!valid) throw new InvalidObjectKeyError(`Invalid object key: ${JSON.stringify(key.slice(0, 100))}`);
 }
 
-/** A fresh key under `prefix` ("uploads", "previews/abc"): unguessable and never reused. */
+/**
+ * The key spaces. A paid original and its public renditions get unrelated random names in separate
+ * spaces: the public name of a preview says nothing about where its original is.
+ */
+export const KEY_SPACES = {
+  /** Paid content: only ever reached through a signed URL of an original-* purpose. */
+  original: "originals",
+  /** Public renditions, served by GET /media/<space>/<name>. */
+  preview: "previews",
+  cover: "covers",
+} as const;
+
+/** Where paid originals were kept before the key spaces were split (read only, never written). */
+const LEGACY_ORIGINALS = "uploads";
+
+/**
+ * What a signed URL grants, bound into its signature with the exact key: the original shown in the
+ * browser, the original saved as a file, or a public rendition.
+ */
+export const SIGNED_URL_PURPOSES = ["original-view", "original-download", "preview"] as const;
+export type SignedUrlPurpose = (typeof SIGNED_URL_PURPOSES)[number];
+
+const purposeSpaces: Record<SignedUrlPurpose, readonly string[]> = {
+  "original-view": [KEY_SPACES.original, LEGACY_ORIGINALS],
+  "original-download": [KEY_SPACES.original, LEGACY_ORIGINALS],
+  preview: [KEY_SPACES.preview, KEY_SPACES.cover],
+};
+
+/** Whether `key` lies in the key space `purpose` may open (a preview signature never opens an original). */
+export function keyFitsPurpose(key: string, purpose: SignedUrlPurpose): boolean {
+  const [space] = key.split("/", 1);
+  return purposeSpaces[purpose].some((allowed) => allowed === space);
+}
+
+/** Throws unless `key` is a valid key of the space `purpose` grants. */
+export function assertKeyForPurpose(key: string, purpose: SignedUrlPurpose): void {
+  assertValidKey(key);
+  if (!keyFitsPurpose(key, purpose))
+    throw new InvalidObjectKeyError(
+      `A ${purpose} URL cannot be signed for ${JSON.stringify(key.slice(0, 100))}`,
+    );
+}
+
+/** A fresh key under `prefix` ("originals", "previews"): unguessable and never reused. */
 export function newObjectKey(prefix: string): string {
   const key = `${prefix.replace(/\/+$/, "")}/${randomUUID()}`;
   assertValidKey(key);

@@ -4,7 +4,7 @@ import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { assertValidKey } from "./keys.ts";
+import { assertKeyForPurpose, assertValidKey, SIGNED_URL_PURPOSES, type SignedUrlPurpose } from "./keys.ts";
 import {
   type ObjectHead,
   ObjectNotFoundError,
@@ -114,10 +114,10 @@ export class LocalDiskStorage implements ObjectStorage {
   }
 
   async signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
-    assertValidKey(key);
+    assertKeyForPurpose(key, options.purpose);
     const expires = Math.floor(this.now() / 1000) + Math.max(1, Math.floor(options.expiresInSeconds));
-    const sig = localSignature(this.signingSecret, key, expires, options.downloadName);
-    const query = new URLSearchParams({ expires: String(expires), sig });
+    const sig = localSignature(this.signingSecret, options.purpose, key, expires, options.downloadName);
+    const query = new URLSearchParams({ purpose: options.purpose, expires: String(expires), sig });
     if (options.downloadName !== undefined) query.set("name", options.downloadName);
     return `${this.apiPublicUrl}/files/${key}?${query.toString()}`;
   }
@@ -180,20 +180,29 @@ function signingKey(secret: string): Buffer {
   return Buffer.from(hkdfSync("sha256", secret, "salelink", "local-storage-urls", 32));
 }
 
-/** Newline-separated: no allowed key character is a newline, so no two inputs sign the same text. */
+/**
+ * Newline-separated: no purpose or allowed key character is a newline, so no two inputs sign the
+ * same text. The purpose comes first: a signature names what it grants, not just which bytes.
+ */
 function localSignature(
   secret: string,
+  purpose: SignedUrlPurpose,
   key: string,
   expires: number,
   downloadName: string | undefined,
 ): string {
   return createHmac("sha256", signingKey(secret))
-    .update(`${key}\n${expires}\n${downloadName ?? ""}`)
+    .update(`${purpose}\n${key}\n${expires}\n${downloadName ?? ""}`)
     .digest("base64url");
 }
 
+const isPurpose = (value: unknown): value is SignedUrlPurpose =>
+  SIGNED_URL_PURPOSES.some((purpose) => purpose === value);
+
 export interface LocalSignatureParams {
   key: string;
+  /** The `purpose` query parameter, as received. */
+  purpose: string | undefined;
   /** The `expires` query parameter, as received. */
   expires: string | number | undefined;
   /** The `sig` query parameter, as received. */
@@ -210,18 +219,19 @@ export interface LocalSignatureParams {
  * expired. Compared in constant time so the signature cannot be guessed byte by byte.
  */
 export function verifyLocalSignature(params: LocalSignatureParams): boolean {
-  const { key, sig } = params;
+  const { key, sig, purpose } = params;
   if (typeof sig !== "string" || sig.length === 0) return false;
+  if (!isPurpose(purpose)) return false;
   const expiresText = String(params.expires ?? "");
   if (!/^\d{1,12}$/.test(expiresText)) return false;
   const expires = Number(expiresText);
   if (expires < Math.floor((params.now ?? Date.now()) / 1000)) return false;
   try {
-    assertValidKey(key);
+    assertKeyForPurpose(key, purpose);
   } catch {
     return false;
   }
-  const expected = Buffer.from(localSignature(params.secret, key, expires, params.downloadName));
+  const expected = Buffer.from(localSignature(params.secret, purpose, key, expires, params.downloadName));
   const given = Buffer.from(sig);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

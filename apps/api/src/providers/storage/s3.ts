@@ -10,7 +10,7 @@ import {
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { attachmentDisposition } from "./disposition.ts";
 import type { StorageEnv } from "./env.ts";
-import { assertValidKey } from "./keys.ts";
+import { assertKeyForPurpose, assertValidKey } from "./keys.ts";
 import {
   type ObjectHead,
   ObjectNotFoundError,
@@ -117,7 +117,8 @@ export class S3ObjectStorage implements ObjectStorage {
   }
 
   async signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
-    assertValidKey(key);
+    // SigV4 binds the exact key; the purpose is enforced here, before anything is signed.
+    assertKeyForPurpose(key, options.purpose);
     const command = new GetObjectCommand({
       Bucket: this.bucket,
       Key: key,

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { SignedUrlPurpose } from "./keys.ts";
 
 export interface PutOptions {
   contentType: string;
@@ -7,6 +8,8 @@ export interface PutOptions {
 }
 
 export interface SignedUrlOptions {
+  /** What the URL grants; the key must lie in that purpose's key space (keys.ts). */
+  purpose: SignedUrlPurpose;
   expiresInSeconds: number;
   /** Makes the browser save the file under this name instead of showing it. */
   downloadName?: string;
