@@ -164,6 +164,7 @@ export const shopRows: Record<string, Row> = {
   },
   "GET /media/:folder/:name": { expect: open(200), request: ({ world }) => ({ url: world.previewUrl }) },
   "GET /files/*": { expect: open(200), request: ({ world }) => ({ url: world.fileUrl }) },
+  "GET /profile/storage": { expect: signedIn(200), request: () => ({ url: "/profile/storage" }) },
   "POST /upload": {
     expect: signedIn(201),
     request: () => {
@@ -185,6 +186,13 @@ export const shopRows: Record<string, Row> = {
     expect: open(200),
     request: ({ world }) => ({
       url: `/checkout/${world.creator.sale.orderId}?secret=${world.creator.sale.checkoutSecret}`,
+    }),
+  },
+  "POST /checkout/:orderId/cancel": {
+    // The checkout's secret is the authorisation; a paid order stays paid (the answer says so).
+    expect: open(200),
+    request: ({ world }) => ({
+      url: `/checkout/${world.creator.sale.orderId}/cancel?secret=${world.creator.sale.checkoutSecret}`,
     }),
   },
   "POST /sandbox/payments/:paymentId/confirm": {

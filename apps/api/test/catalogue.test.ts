@@ -387,6 +387,8 @@ describe("public link read", () => {
       coverUrl: `/media/${coverKey}`,
       fileKind: "image",
       soldOut: false,
+      reservedOut: false,
+      availableAgainAt: null,
       creator: {
         id: profile.id,
         displayName: "Ada",

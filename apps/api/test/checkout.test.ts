@@ -38,7 +38,12 @@ let uploadsDir: string;
 
 beforeAll(async () => {
   uploadsDir = mkdtempSync(path.join(os.tmpdir(), "salelink-checkout-test-"));
-  ctx = await testApp({ HOLD_DAYS: "7", UPLOADS_DIR: uploadsDir });
+  // 200 buyers from one test address: the per-address reservation cap is not what this file tests.
+  ctx = await testApp({
+    HOLD_DAYS: "7",
+    UPLOADS_DIR: uploadsDir,
+    CHECKOUT_RESERVATIONS_PER_ADDRESS_MAX: "1000",
+  });
   const account = await insertAccount(ctx.database, { onboarded: true });
   creator = { id: account.id, cookie: await directSessionCookie(ctx.database, account.id) };
 });
@@ -128,10 +133,16 @@ describe("checkout with the sandbox", () => {
     expect((await checkout("A".repeat(22))).statusCode).toBe(404);
 
     const single = await newLink({ stockLimit: 1 });
-    expect((await checkout(single.token)).statusCode).toBe(201);
-    const second = await checkout(single.token);
+    const holder = await checkout(single.token);
+    expect(holder.statusCode).toBe(201);
+    // Held by a checkout under way: not sold out yet (checkout-squatting.test.ts has the rest).
+    const second = await checkout(single.token, { email: "another@example.test" });
     expect(second.statusCode).toBe(409);
-    expect(errorOf(second).message).toBe("This link is sold out.");
+    expect(errorOf(second).message).toMatch(/^All remaining units are reserved/);
+    await pay(holder.json<CheckoutResponse>());
+    const third = await checkout(single.token, { email: "another@example.test" });
+    expect(third.statusCode).toBe(409);
+    expect(errorOf(third).message).toBe("This link is sold out.");
 
     const link = await newLink();
     const badCode = await checkout(link.token, { promoCode: "NOPE" });
@@ -145,7 +156,9 @@ describe("checkout with the sandbox", () => {
 
   it("sells exactly the stock when many buy at once", async () => {
     const link = await newLink({ stockLimit: 50 });
-    const attempts = await Promise.all(Array.from({ length: 200 }, () => checkout(link.token)));
+    const attempts = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => checkout(link.token, { email: `buyer${i}@example.test` })),
+    );
     const started = attempts.filter((r) => r.statusCode === 201).map((r) => r.json<CheckoutResponse>());
     expect(started).toHaveLength(50);
     expect(attempts.filter((r) => r.statusCode === 409)).toHaveLength(150);

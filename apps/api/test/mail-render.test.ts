@@ -15,6 +15,7 @@ const params: MailTemplateParams = {
   "password-changed": {},
   "order-receipt": { url, title: "Sunset pack", creator: "Ada & co", amount: "€15.00" },
   "order-refunded": { title: "Sunset pack", amount: "€15.00" },
+  "order-unfulfilled": { title: "Sunset pack", amount: "€15.00", reason: "sold-out" },
   "link-removed": { url, title: "Sunset pack", reason: "A copyright claim & its proof" },
 };
 
@@ -81,7 +82,7 @@ describe("renderMail", () => {
     expect(mail.html).not.toContain("{");
 
     // Nothing to open: the password notice, and the refund (the order has nothing left to show).
-    if (template === "password-changed" || template === "order-refunded") {
+    if (["password-changed", "order-refunded", "order-unfulfilled"].includes(template)) {
       expect(findLinks(mail.text)).toEqual([]);
       expect(mail.html).not.toContain("<a ");
     } else {

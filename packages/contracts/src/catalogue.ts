@@ -250,6 +250,13 @@ export const publicLinkSchema = z.object({
   fileKind: fileKindSchema.nullable(),
   /** True once a stock limit is reached: shown, but not for sale. */
   soldOut: z.boolean(),
+  /**
+   * Not sold out, but every remaining unit is held by a checkout under way: not for sale until
+   * `availableAgainAt` at the latest (when the first of those reservations ends), or sooner if a
+   * buyer leaves. Checkout answers the same from the same rule.
+   */
+  reservedOut: z.boolean(),
+  availableAgainAt: z.iso.datetime().nullable(),
   creator: publicCreatorSchema,
 });
 export type PublicLink = z.infer<typeof publicLinkSchema>;

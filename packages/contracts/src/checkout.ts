@@ -56,6 +56,17 @@ export const checkoutStatusSchema = z.object({
 });
 export type CheckoutStatus = z.infer<typeof checkoutStatusSchema>;
 
+/**
+ * POST /checkout/:orderId/cancel: the paying browser leaves the checkout, and its reservation (a
+ * unit of a limited stock, a use of a capped code) is given back at once. Authorised by the
+ * checkout's own secret only.
+ */
+export const checkoutCancelQuerySchema = checkoutStatusQuerySchema;
+export const checkoutCancelResponseSchema = z.object({ status: orderStatusSchema });
+
+/** Why a payment that went through was not a sale: the buyer is refunded in full. */
+export const unfulfilledReasons = ["sold-out", "promo-used-up"] as const;
+
 /** The sandbox's test cards, shown on its payment page (sandbox only). */
 export const sandboxCards = {
   success: "4242424242424242",

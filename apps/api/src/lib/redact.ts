@@ -1,5 +1,15 @@
 /** Query parameters whose values are secrets and must never reach a log line. */
-const secretParams = new Set(["token", "ref", "emailtoken", "deletiontoken", "code", "key", "signature"]);
+const secretParams = new Set([
+  "token",
+  "ref",
+  "emailtoken",
+  "deletiontoken",
+  "code",
+  "key",
+  "signature",
+  // The checkout's secret (outcome and cancel URLs).
+  "secret",
+]);
 
 /**
  * Hides secrets in a URL before it is logged: long opaque path segments (order, e-mail and deletion

@@ -10,6 +10,7 @@ import { CreatorAvatar } from "./creator-avatar.tsx";
 import { FileKindIcon } from "./file-kind-icon.tsx";
 import { linkVisual } from "./media.ts";
 import { getPublicLink, mediaUrl } from "./public-api.ts";
+import { minutesUntil } from "./reservation.ts";
 import { UsePromocode } from "./use-promocode.tsx";
 
 /** Both URLs of the purchase view (/v/{token}, /app/links/{token}) are this one page. */
@@ -113,6 +114,20 @@ export async function LinkView({ locale, token }: { locale: Locale; token: strin
                 </p>
                 <p className="notice sold-out" role="status">
                   <strong>{t("soldOut")}</strong> {t("soldOutText")}
+                </p>
+              </>
+            ) : link.reservedOut && link.availableAgainAt ? (
+              <>
+                <p className="price-line">
+                  <strong className="price" data-testid="price">
+                    {price}
+                  </strong>
+                </p>
+                {/* No script on this page's budget (decision 009): the API refreshes the cached page
+                    each minute while every unit is reserved, so the count stays right. */}
+                <p className="notice sold-out" role="status" data-testid="reserved-out">
+                  <strong>{t("reservedOut")}</strong>{" "}
+                  {t("reservedOutText", { minutes: minutesUntil(link.availableAgainAt) })}
                 </p>
               </>
             ) : (

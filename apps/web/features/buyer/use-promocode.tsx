@@ -49,10 +49,9 @@ export function UsePromocode({
         setError(t("promoInvalid"));
       }
     } catch (err) {
-      // The API explains a refused code in the page's language (lib/api.ts sends x-locale).
-      setError(
-        err instanceof ApiError && err.status === 400 && err.body ? err.body.message : t("promoFailed"),
-      );
+      // The API explains a refused code (400) or too many wrong ones (429) in the page's language
+      // (lib/api.ts sends x-locale), in the one error format.
+      setError(err instanceof ApiError && err.body ? err.body.message : t("promoFailed"));
     } finally {
       setPending(false);
     }

@@ -9,8 +9,9 @@ import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { fetchQuote } from "@/features/buyer/quote.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { runtimeConfig } from "@/lib/runtime-config.ts";
 import type { BuyerArea } from "./paths.ts";
-import { rememberCheckout } from "./session.ts";
+import { releaseCheckout, rememberCheckout } from "./session.ts";
 
 // The card forms (and the contracts' zod they validate with) load once a checkout exists.
 const SandboxPayment = lazy(() =>
@@ -52,6 +53,30 @@ export function CheckoutForm({
   const [starting, setStarting] = useState(false);
   const [session, setSession] = useState<CheckoutResponse | null>(null);
   const checkedInitial = useRef(false);
+  /** Set once the card form is sent: from then on, leaving the page must not cancel the checkout. */
+  const paying = useRef(false);
+  const pendingRelease = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  // Leaving the page (closing it, the back button, a link) gives the reservation back at once.
+  useEffect(() => {
+    if (!session) return;
+    clearTimeout(pendingRelease.current);
+    let apiUrl: string | null = null;
+    void runtimeConfig()
+      .then((config) => {
+        apiUrl = config.apiUrl;
+      })
+      .catch(() => undefined);
+    const leave = () => {
+      if (!paying.current && apiUrl) releaseCheckout(apiUrl, session);
+    };
+    window.addEventListener("pagehide", leave);
+    return () => {
+      window.removeEventListener("pagehide", leave);
+      // Deferred: React's development double mount runs this cleanup and mounts again at once.
+      pendingRelease.current = setTimeout(leave, 0);
+    };
+  }, [session]);
 
   const applied = quote?.promoCode ?? null;
   const money = (minor: number) =>
@@ -75,7 +100,9 @@ export function CheckoutForm({
       setErrors((e) => ({
         ...e,
         promoCode:
-          err instanceof ApiError && err.status === 400 && err.body ? err.body.message : t("promoFailed"),
+          err instanceof ApiError && (err.status === 400 || err.status === 429) && err.body
+            ? err.body.message
+            : t("promoFailed"),
       }));
     } finally {
       setQuoting(false);
@@ -212,7 +239,13 @@ export function CheckoutForm({
           )}
         </section>
 
-        <section aria-labelledby="checkout-step-payment" className="checkout-step">
+        <section
+          aria-labelledby="checkout-step-payment"
+          className="checkout-step"
+          onSubmitCapture={() => {
+            paying.current = true;
+          }}
+        >
           <h2
             id="checkout-step-payment"
             className={`checkout-step-title${session ? "" : " checkout-step-waiting"}`}
@@ -279,9 +312,10 @@ function startErrors(err: unknown, t: T): { email?: string; promoCode?: string; 
   if (!(err instanceof ApiError)) return { form: t("startFailed") };
   if (err.status === 404) return { form: t("linkGone") };
   const fields = err.body?.errors ?? {};
-  if (err.status === 400 && (fields.email?.[0] || fields.promoCode?.[0])) {
+  if ((err.status === 400 || err.status === 429) && (fields.email?.[0] || fields.promoCode?.[0])) {
     return { email: fields.email?.[0], promoCode: fields.promoCode?.[0] };
   }
-  // 409 (not on sale, sold out), 502 (provider unavailable): the API's message, in the page's language.
+  // 409 (not on sale, sold out, all reserved for N minutes), 429 (too many checkouts), 502 (provider
+  // unavailable): the API's message, in the page's language.
   return { form: err.body?.message ?? t("startFailed") };
 }

@@ -10,6 +10,7 @@ import { getPublicLink, mediaUrl } from "@/features/buyer/public-api.ts";
 import { formatMoney } from "@/lib/money.ts";
 import { CheckoutForm } from "./checkout-form.tsx";
 import { type BuyerArea, linkPathIn } from "./paths.ts";
+import { ReservedNotice } from "./reserved-notice.tsx";
 
 export async function checkoutMetadata(locale: Locale, token: string): Promise<Metadata> {
   const link = await getPublicLink(token);
@@ -62,12 +63,18 @@ export async function CheckoutView({
         <Link href={linkPathIn(area, link.token)}>← {t("back")}</Link>
       </p>
       <h1 className="checkout-heading">{t("title")}</h1>
-      {link.soldOut ? (
+      {link.soldOut || (link.reservedOut && link.availableAgainAt) ? (
         <div className="checkout-grid">
           <section className="card checkout-main">
-            <p className="notice" role="status">
-              {t("soldOut")}
-            </p>
+            {link.availableAgainAt && !link.soldOut ? (
+              <ClientMessages namespaces={["checkout"]}>
+                <ReservedNotice availableAgainAt={link.availableAgainAt} />
+              </ClientMessages>
+            ) : (
+              <p className="notice" role="status">
+                {t("soldOut")}
+              </p>
+            )}
           </section>
           <aside className="card checkout-summary" aria-label={t("summary")}>
             {product}

@@ -172,6 +172,21 @@ export function PaymentResult({ area }: { area: BuyerArea }) {
     );
   }
 
+  const failure = failureText(status.failureReason ?? reason);
+  if (failure === "soldOut" || failure === "promoUsedUp") {
+    return (
+      <div className="card payment-result" data-testid="payment-unfulfilled">
+        <ResultIcon kind="info" />
+        <h1 ref={heading} tabIndex={-1}>
+          {t("unfulfilledTitle")}
+        </h1>
+        <p className="payment-result-lead">{t(`reason.${failure}`)}</p>
+        <p className="muted">{t("unfulfilledHelp")}</p>
+        <div className="actions payment-result-actions">{home}</div>
+      </div>
+    );
+  }
+
   return (
     <div className="card payment-result">
       <ResultIcon kind="error" />

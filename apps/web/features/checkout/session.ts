@@ -42,3 +42,18 @@ export function recallCheckout(orderId: string | null): StoredCheckout | null {
   }
   return null;
 }
+
+/**
+ * Gives a checkout's reservation back as the buyer leaves the page (issue 16): a unit of a limited
+ * stock is free again at once instead of at the end of the reservation. A beacon survives the page
+ * closing; the checkout's own secret authorises it, so nobody else can cancel someone's checkout.
+ */
+export function releaseCheckout(apiUrl: string, checkout: StoredCheckout): void {
+  const url = `${apiUrl}/checkout/${encodeURIComponent(checkout.orderId)}/cancel?secret=${encodeURIComponent(checkout.checkoutSecret)}`;
+  try {
+    if (navigator.sendBeacon?.(url)) return;
+  } catch {
+    // A browser that refuses beacons: the request below, kept alive past the page.
+  }
+  void fetch(url, { method: "POST", keepalive: true, mode: "no-cors" }).catch(() => undefined);
+}

@@ -34,6 +34,11 @@ export const ledgerAccounts = [
   "platform_fees",
   /** Money held at the payment provider (an asset: negative while the platform holds buyers' money). */
   "provider",
+  /**
+   * Payments that went through for an order that could no longer be fulfilled (sold out, code used
+   * up): owed back to their buyers until the provider confirms the refund. Never anyone's sale.
+   */
+  "buyer_refunds",
 ] as const;
 export type LedgerAccount = (typeof ledgerAccounts)[number];
 

@@ -30,6 +30,32 @@ export async function queueRevalidate(tx: DbOrTx, config: Config, tags: Iterable
   await revalidateJob.enqueue(tx, { tags: unique }, { maxAttempts: 5 });
 }
 
+const MINUTE_MS = 60_000;
+
+/**
+ * Queues refreshes of these tags until a given time: a page whose text changes with the clock (all
+ * units reserved, "back in N minutes", rendered without a script) is refreshed each minute and when
+ * the reservation ends, not at its timer. One job per tag set and minute, whoever asks.
+ */
+export async function queueRevalidateUntil(
+  tx: DbOrTx,
+  config: Config,
+  tags: Iterable<string>,
+  until: Date,
+): Promise<void> {
+  if (!config.WEB_REVALIDATE_URL) return;
+  const unique = [...new Set(tags)].sort();
+  if (unique.length === 0) return;
+  const key = `revalidate:${unique.join(",")}`;
+  const runs: { runAt: Date; dedupeKey: string }[] = [];
+  for (let t = Date.now() + MINUTE_MS; t < until.getTime(); t += MINUTE_MS) {
+    runs.push({ runAt: new Date(t), dedupeKey: `${key}@${Math.floor(t / MINUTE_MS)}` });
+  }
+  // A second late, so the reservation has ended when the page asks again; never folded into another.
+  runs.push({ runAt: new Date(until.getTime() + 1000), dedupeKey: `${key}@end:${until.getTime()}` });
+  for (const run of runs) await revalidateJob.enqueue(tx, { tags: unique }, { maxAttempts: 5, ...run });
+}
+
 const TIMEOUT_MS = 5000;
 
 export function registerRevalidateJobs(registry: JobRegistry, config: Config): void {

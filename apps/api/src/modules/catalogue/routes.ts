@@ -22,6 +22,7 @@ import {
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { quote } from "./promo.ts";
+import { isWrongPromoCode, promoAttempts } from "./promo-limits.ts";
 import { promoCodeRoutes } from "./promo-routes.ts";
 import * as service from "./service.ts";
 
@@ -255,6 +256,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = asy
   );
 
   await app.register(promoCodeRoutes, deps);
+  const promoGuard = promoAttempts(app, deps.config);
 
   // --- Public ---------------------------------------------------------------------------------
   const publicTags = ["public"];
@@ -288,7 +290,17 @@ export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = asy
         response: { 200: quoteResponseSchema },
       },
     },
-    async (request) => quote(deps, request.params.token, request.body),
+    async (request) => {
+      // Wrong codes are counted per address and per link: past the limit, no code is tried at all.
+      if (!request.body.promoCode) return quote(deps, request.params.token, request.body);
+      await promoGuard.assertAllowed(request);
+      try {
+        return await quote(deps, request.params.token, request.body);
+      } catch (error) {
+        if (isWrongPromoCode(error)) await promoGuard.failed(request);
+        throw error;
+      }
+    },
   );
 
   app.get(

@@ -19,6 +19,7 @@ import type { Config } from "../../config.ts";
 import type { Db, DbOrTx, Tx } from "../../db/client.ts";
 import { AppError, notFound, validation } from "../../lib/errors.ts";
 import { TtlCache } from "../../lib/ttl-cache.ts";
+import { type Held, heldOnLinks, stockState } from "../checkout/reservations.ts";
 import * as q from "./queries.ts";
 import { creatorTags, linkTag, queueRevalidate } from "./revalidate.ts";
 
@@ -424,7 +425,12 @@ export async function setPortfolio(
 
 type PublicLinkRow = q.PublicLinkRow;
 
-function toPublicLink(row: PublicLinkRow): PublicLink {
+/**
+ * A link as buyers see it. What a limited stock has left comes from the rule checkout applies
+ * (checkout/reservations.ts), so the page and checkout never disagree.
+ */
+function toPublicLink(config: Config, row: PublicLinkRow, held: Map<string, Held>): PublicLink {
+  const stock = stockState(config, row.stockLimit, row.salesCount, held.get(row.id));
   return {
     token: row.token,
     title: row.title,
@@ -435,7 +441,9 @@ function toPublicLink(row: PublicLinkRow): PublicLink {
     previewUrl: mediaPath(row.previewKey),
     coverUrl: mediaPath(row.coverKey),
     fileKind: row.fileKind ? fileKindSchema.catch("other").parse(row.fileKind) : null,
-    soldOut: row.stockLimit !== null && row.salesCount >= row.stockLimit,
+    soldOut: stock.state === "sold-out",
+    reservedOut: stock.state === "reserved-out",
+    availableAgainAt: stock.state === "reserved-out" ? stock.availableAgainAt.toISOString() : null,
     creator: {
       id: row.creatorId,
       displayName: row.creatorDisplayName,
@@ -453,18 +461,26 @@ export async function findOnSaleLink(db: DbOrTx, token: string): Promise<PublicL
   return row;
 }
 
+/** The live reservations of the limited links among these (the others hold nothing). */
+function heldOn(deps: Pick<CatalogueDeps, "db" | "config">, rows: PublicLinkRow[]) {
+  const limited = rows.filter((r) => r.stockLimit !== null && r.salesCount < r.stockLimit).map((r) => r.id);
+  return heldOnLinks(deps.db, deps.config, limited);
+}
+
 export function publicLink(deps: CatalogueDeps, token: string): Promise<PublicLink> {
-  return deps.publicCache.links.get(linkTag(token), async () =>
-    toPublicLink(await findOnSaleLink(deps.db, token)),
-  );
+  return deps.publicCache.links.get(linkTag(token), async () => {
+    const row = await findOnSaleLink(deps.db, token);
+    return toPublicLink(deps.config, row, await heldOn(deps, [row]));
+  });
 }
 
 export function creatorPage(deps: CatalogueDeps, idOrHandle: string): Promise<CreatorPage> {
   const key = creatorTags({ id: idOrHandle.toLowerCase() })[0] ?? "";
-  return deps.publicCache.creators.get(key, () => loadCreatorPage(deps.db, idOrHandle));
+  return deps.publicCache.creators.get(key, () => loadCreatorPage(deps, idOrHandle));
 }
 
-async function loadCreatorPage(db: Db, idOrHandle: string): Promise<CreatorPage> {
+async function loadCreatorPage(deps: CatalogueDeps, idOrHandle: string): Promise<CreatorPage> {
+  const { db } = deps;
   const isId = z.uuid().safeParse(idOrHandle).success;
   const profile = await q.findPublicProfile(
     db,
@@ -472,6 +488,7 @@ async function loadCreatorPage(db: Db, idOrHandle: string): Promise<CreatorPage>
   );
   if (!profile) throw notFound("Creator");
   const rows = await q.publicPortfolio(db, { profileId: profile.id });
+  const held = await heldOn(deps, rows);
   return {
     profile: {
       id: profile.id,
@@ -481,6 +498,6 @@ async function loadCreatorPage(db: Db, idOrHandle: string): Promise<CreatorPage>
       bio: profile.bio,
       socialLinks: profile.socialLinks,
     },
-    links: rows.map(toPublicLink),
+    links: rows.map((row) => toPublicLink(deps.config, row, held)),
   };
 }

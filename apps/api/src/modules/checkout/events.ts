@@ -1,4 +1,3 @@
-import type { Currency, Locale } from "@salelink/contracts";
 import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "../../config.ts";
@@ -15,10 +14,19 @@ import {
 import { jobKind } from "../../jobs/index.ts";
 import { hashToken } from "../../lib/tokens.ts";
 import type { PaymentEvent, PaymentProvider } from "../../providers/payments/types.ts";
+import { referralBlocked } from "../affiliates/self-referral.ts";
+import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
 import { queueMail } from "../mail/jobs.ts";
 import { balancesOf, post } from "../wallet/ledger.ts";
 import { holdReleased, orderPaid, orderRefunded, type SaleFacts, splitSale } from "../wallet/postings.ts";
+import { formatForMail } from "./money-text.ts";
 import { orderAccessToken } from "./service.ts";
+import {
+  completeUnfulfilledRefund,
+  isUnfulfilled,
+  markUnfulfilled,
+  unfulfilledReason,
+} from "./unfulfilled.ts";
 
 /*
  * Applying a provider's events. Each is recorded under its provider's id in the same transaction as
@@ -34,12 +42,7 @@ export type ApplyResult = "applied" | "duplicate" | "ignored";
 /** Releases a paid order's hold when it ends; queued when the order is paid. */
 export const releaseHoldJob = jobKind("orders.release-hold", z.object({ orderId: z.uuid() }));
 
-/** An amount for an e-mail, in the buyer's language, from a decimal string (no float). */
-export function formatForMail(minor: number, currency: Currency, locale: Locale): string {
-  const text = String(minor).padStart(3, "0");
-  const decimal = `${text.slice(0, -2)}.${text.slice(-2)}` as `${number}`;
-  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(decimal);
-}
+export { formatForMail } from "./money-text.ts";
 
 /** The referrer of a creator for a sale now: the campaign's owner, within the attribution window. */
 async function referrerOf(tx: Tx, config: Config, creatorId: string, now: Date): Promise<string | null> {
@@ -49,6 +52,8 @@ async function referrerOf(tx: Tx, config: Config, creatorId: string, now: Date):
     .innerJoin(campaigns, eq(campaigns.id, users.referredByCampaignId))
     .where(eq(users.id, creatorId));
   if (!row || row.ownerId === creatorId) return null;
+  // A self-referral (shared e-mail, sign-up device or IBAN with its referrer) earns nothing.
+  if (await referralBlocked(tx, creatorId)) return null;
   const until = new Date(row.createdAt);
   until.setUTCMonth(until.getUTCMonth() + config.rules.affiliateDurationMonths);
   return now < until ? row.ownerId : null;
@@ -202,6 +207,22 @@ async function markRefunded(tx: Tx, order: OrderRow): Promise<void> {
   );
 }
 
+/** Whether the provider has already reported a refund of this payment. */
+async function refundEventOf(tx: Tx, provider: PaymentProvider["kind"], paymentId: string) {
+  const [row] = await tx
+    .select({ id: paymentEvents.id })
+    .from(paymentEvents)
+    .where(
+      and(
+        eq(paymentEvents.provider, provider),
+        eq(paymentEvents.paymentId, paymentId),
+        eq(paymentEvents.type, "refund.succeeded"),
+      ),
+    )
+    .limit(1);
+  return !!row;
+}
+
 /** Applies one verified provider event inside `tx`: once, whatever the order of deliveries. */
 export async function applyPaymentEvent(
   tx: Tx,
@@ -223,8 +244,8 @@ export async function applyPaymentEvent(
     .returning({ id: paymentEvents.id });
   if (!recorded) return "duplicate";
 
-  const [order] = await tx
-    .select()
+  const [found] = await tx
+    .select({ id: orders.id, linkId: orders.linkId })
     .from(orders)
     .where(
       and(
@@ -234,28 +255,40 @@ export async function applyPaymentEvent(
           event.orderId ? eq(orders.id, event.orderId) : sql`false`,
         ),
       ),
-    )
+    );
+  if (!found) return "ignored";
+  // The link's row first, then the order's, in the order checkout and cancel take them: a payment
+  // re-checks the stock against a count nobody changes meanwhile, and no two paths deadlock.
+  const [link] = await tx
+    .select({ token: links.token, stockLimit: links.stockLimit })
+    .from(links)
+    .where(eq(links.id, found.linkId))
     .for("update");
-  if (!order) return "ignored";
+  const [order] = await tx.select().from(orders).where(eq(orders.id, found.id)).for("update");
+  if (!order || !link) return "ignored";
   await tx.update(paymentEvents).set({ orderId: order.id }).where(eq(paymentEvents.id, recorded.id));
   // An event for another amount or currency than the order's is recorded, never acted on.
   if (event.amountMinor !== order.totalMinor || event.currency !== order.currency) return "ignored";
 
+  // A limited stock's page shows what is left: a payment or a failure changes it.
+  const refreshPage = () =>
+    link.stockLimit !== null ? queueRevalidate(tx, config, [linkTag(link.token)]) : Promise.resolve();
+
   if (event.type === "payment.succeeded") {
     if (order.status !== "pending" && order.status !== "failed") return "ignored";
+    if (isUnfulfilled(order)) return "ignored";
+    // A payment can arrive late (a declined card retried, a reservation over): never past a limit.
+    const reason = await unfulfilledReason(tx, config, order);
+    if (reason) {
+      await markUnfulfilled(tx, order, reason, order.providerPaymentId ?? event.paymentId);
+      if (await refundEventOf(tx, provider, event.paymentId)) {
+        await completeUnfulfilledRefund(tx, order);
+      }
+      return "applied";
+    }
     const paid = await markPaid(tx, config, order, event.createdAt);
-    const [earlierRefund] = await tx
-      .select({ id: paymentEvents.id })
-      .from(paymentEvents)
-      .where(
-        and(
-          eq(paymentEvents.provider, provider),
-          eq(paymentEvents.paymentId, event.paymentId),
-          eq(paymentEvents.type, "refund.succeeded"),
-        ),
-      )
-      .limit(1);
-    if (earlierRefund) await markRefunded(tx, paid);
+    await refreshPage();
+    if (await refundEventOf(tx, provider, event.paymentId)) await markRefunded(tx, paid);
     return "applied";
   }
   if (event.type === "payment.failed") {
@@ -264,11 +297,19 @@ export async function applyPaymentEvent(
       .update(orders)
       .set({ status: "failed", failureReason: event.failureReason ?? "declined", updatedAt: new Date() })
       .where(eq(orders.id, order.id));
+    // Its reservation is given back at once.
+    await refreshPage();
     return "applied";
   }
-  // refund.succeeded: a refund of a payment not yet known as paid waits for it (see above).
+  // refund.succeeded: the provider confirms the refund of an unfulfilled payment (the job may not
+  // have recorded it yet); a refund of a payment not yet known as paid waits for it (see above).
+  if (isUnfulfilled(order)) {
+    await completeUnfulfilledRefund(tx, order);
+    return "applied";
+  }
   if (order.status !== "paid") return "ignored";
   await markRefunded(tx, order);
+  await refreshPage();
   return "applied";
 }
 

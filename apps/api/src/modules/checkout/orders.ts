@@ -58,9 +58,10 @@ export async function orderByToken(
       kind: fileKindSchema.catch("other").parse(row.kind),
       contentType: row.contentType,
       sizeBytes: row.sizeBytes,
-      viewUrl: await deps.storage.signedUrl(row.storageKey, options),
+      viewUrl: await deps.storage.signedUrl(row.storageKey, { ...options, purpose: "original-view" }),
       downloadUrl: await deps.storage.signedUrl(row.storageKey, {
         ...options,
+        purpose: "original-download",
         downloadName: row.originalName,
       }),
       expiresAt: expiresAt.toISOString(),

@@ -1,6 +1,8 @@
 import {
   adminReasonBodySchema,
   checkoutBodySchema,
+  checkoutCancelQuerySchema,
+  checkoutCancelResponseSchema,
   checkoutResponseSchema,
   checkoutStatusQuerySchema,
   checkoutStatusSchema,
@@ -21,6 +23,7 @@ import { adminAuditLog, orders, sandboxPayments } from "../../db/schema/index.ts
 import { jobKind } from "../../jobs/index.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { signedWebhookRoute } from "../../lib/signed-webhook.ts";
+import { loopbackOnly } from "../../plugins/dev-routes.ts";
 import {
   SANDBOX_SIGNATURE_HEADER,
   type SandboxEvent,
@@ -30,9 +33,11 @@ import {
   WebhookSignatureError,
 } from "../../providers/payments/index.ts";
 import { audit } from "../admin/audit.ts";
+import { checkoutCaller } from "./caller.ts";
 import { applyPaymentEvent, releaseHold, releaseHoldJob, releaseHoldsAsOf } from "./events.ts";
 import { fileReport, orderByToken, reporterKey } from "./orders.ts";
-import { type CheckoutDeps, checkoutStatus, createCheckout } from "./service.ts";
+import { type CheckoutDeps, cancelCheckout, checkoutStatus, createCheckout } from "./service.ts";
+import { refundUnfulfilled, refundUnfulfilledJob } from "./unfulfilled.ts";
 
 /** The sandbox's deliveries: signed at each attempt, received by the webhook's own handler. */
 const sandboxDeliverJob = jobKind(
@@ -62,6 +67,8 @@ export const checkoutRoutes: FastifyPluginAsyncZod<CheckoutDeps> = async (app, d
     // Run at the end of the hold; a clock a little behind makes it try again shortly.
     if ((await releaseHold(tx, orderId)) === "not-due") throw new Error("The hold is not over yet");
   });
+  registry.register(refundUnfulfilledJob, (tx, payload) => refundUnfulfilled(tx, payments, payload));
+  const callerOf = checkoutCaller(app, config);
 
   app.post(
     "/stripe/checkout",
@@ -73,7 +80,26 @@ export const checkoutRoutes: FastifyPluginAsyncZod<CheckoutDeps> = async (app, d
         response: { 201: checkoutResponseSchema },
       },
     },
-    async (request, reply) => reply.code(201).send(await createCheckout(deps, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await createCheckout(deps, request.body, callerOf(request, request.body.email))),
+  );
+
+  app.post(
+    "/checkout/:orderId/cancel",
+    {
+      schema: {
+        tags,
+        summary: "The buyer leaves the checkout: its reservation is given back at once (checkout secret)",
+        params: z.object({ orderId: z.uuid() }),
+        // In the query, not a body: the page sends it with navigator.sendBeacon as it closes.
+        querystring: checkoutCancelQuerySchema,
+        response: { 200: checkoutCancelResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return cancelCheckout(deps, request.params.orderId, request.query.secret);
+    },
   );
 
   app.get(
@@ -234,10 +260,12 @@ export const checkoutRoutes: FastifyPluginAsyncZod<CheckoutDeps> = async (app, d
     handle: (raw, headers) => db.transaction((tx) => receive(tx, raw, headers)),
   });
 
-  if (config.NODE_ENV !== "production") {
+  // Anonymous and it makes pending money withdrawable: DEV_ROUTES only, loopback clients only.
+  if (config.DEV_ROUTES) {
     app.post(
       "/dev/holds/release",
       {
+        onRequest: loopbackOnly,
         schema: {
           tags: ["dev"],
           summary: "Development only: release the holds that would be over at a given time",

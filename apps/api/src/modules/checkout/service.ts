@@ -4,15 +4,18 @@ import {
   type CheckoutResponse,
   type CheckoutStatus,
   linkTokenSchema,
+  type OrderStatus,
 } from "@salelink/contracts";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
-import { links, orders, promoCodes, users } from "../../db/schema/index.ts";
+import { links, orders } from "../../db/schema/index.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { hashToken, randomToken } from "../../lib/tokens.ts";
 import type { PaymentProvider } from "../../providers/payments/types.ts";
-import { priceLink } from "../catalogue/promo.ts";
+import { isWrongPromoCode } from "../catalogue/promo-limits.ts";
+import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
+import { type RecordedOrder, reserveAndRecord } from "./reserve.ts";
 
 export interface CheckoutDeps {
   db: Db;
@@ -20,9 +23,6 @@ export interface CheckoutDeps {
   payments: PaymentProvider;
   pokeJobs(): void;
 }
-
-/** How long a started checkout holds a unit of a limited stock (and a use of a capped code). */
-export const RESERVATION_MINUTES = 30;
 
 /**
  * The order page's secret token, derived from the order id with the app secret: never stored (its
@@ -32,106 +32,39 @@ export function orderAccessToken(config: Config, orderId: string): string {
   return createHmac("sha256", config.appSecret).update(`order-access:${orderId}`).digest("base64url");
 }
 
-const notOnSale = () => new AppError("ConflictException", "This link is not on sale.");
-const soldOut = () => new AppError("ConflictException", "This link is sold out.");
+/** What checkout needs to know of its caller: the limits counted per client address and buyer. */
+export interface CheckoutCaller {
+  /** Counts one new reservation for this address and buyer; throws the 429 past their caps. */
+  reserve(): Promise<void>;
+  /** Throws the 429 when this address or link has had too many wrong promo codes lately. */
+  promoAllowed(): Promise<void>;
+  promoFailed(): Promise<void>;
+}
 
 /**
- * Starts a payment: in one transaction with the link's row locked, checks that it is on sale and in
- * stock (paid sales plus the checkouts still holding a unit), prices it with the promo code and
- * records the pending order; then asks the provider for a payment, with the order as idempotency key.
+ * Starts a payment: in one transaction with the link's row locked (when something is limited),
+ * checks that it is on sale and that a unit (and a use of a capped code) is free by the one rule of
+ * reservations.ts, prices it with the promo code and records the pending order; then asks the
+ * provider for a payment, with the order as idempotency key. The buyer's own checkout of the same
+ * link still under way is replaced, never doubled.
  */
-export async function createCheckout(deps: CheckoutDeps, body: CheckoutBody): Promise<CheckoutResponse> {
-  const { db, config } = deps;
+export async function createCheckout(
+  deps: CheckoutDeps,
+  body: CheckoutBody,
+  caller: CheckoutCaller,
+): Promise<CheckoutResponse> {
+  const { db } = deps;
   if (!linkTokenSchema.safeParse(body.token).success) throw notFound("Link");
   const checkoutSecret = randomToken();
-  const reservedSince = sql`now() - make_interval(mins => ${RESERVATION_MINUTES})`;
+  if (body.promoCode) await caller.promoAllowed();
 
-  const order = await db.transaction(async (tx) => {
-    // Only a limited stock needs the link's row locked: unlimited links sell without waiting.
-    const [found] = await tx
-      .select({ id: links.id, stockLimit: links.stockLimit })
-      .from(links)
-      .where(and(eq(links.token, body.token), isNull(links.deletedAt)));
-    if (!found) throw notFound("Link");
-    const linkQuery = tx
-      .select({
-        id: links.id,
-        ownerId: links.ownerId,
-        title: links.title,
-        priceMinor: links.priceMinor,
-        currency: links.currency,
-        status: links.status,
-        stockLimit: links.stockLimit,
-        salesCount: links.salesCount,
-      })
-      .from(links)
-      .where(eq(links.id, found.id));
-    const [link] = found.stockLimit !== null ? await linkQuery.for("update") : await linkQuery;
-    if (!link) throw notFound("Link");
-    if (link.status !== "active") throw notOnSale();
-    // A suspended creator's links stop selling (issue 8); the buyer gets the paused link's answer.
-    const [owner] = await tx
-      .select({ suspendedAt: users.suspendedAt })
-      .from(users)
-      .where(eq(users.id, link.ownerId));
-    if (owner?.suspendedAt) throw notOnSale();
-
-    if (link.stockLimit !== null) {
-      const [held] = await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(orders)
-        .where(
-          and(eq(orders.linkId, link.id), eq(orders.status, "pending"), gt(orders.createdAt, reservedSince)),
-        );
-      if (link.salesCount + (held?.n ?? 0) >= link.stockLimit) throw soldOut();
-    }
-
-    const priced = await priceLink(tx, config.rules.linkPriceMinMinor, link, body.promoCode);
-    if (priced.promo?.usageLimit != null) {
-      // The code's row is locked too, so two checkouts on different links cannot both take its last use.
-      await tx
-        .select({ id: promoCodes.id })
-        .from(promoCodes)
-        .where(eq(promoCodes.id, priced.promo.id))
-        .for("update");
-      const [held] = await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(orders)
-        .where(
-          and(
-            eq(orders.promoCodeId, priced.promo.id),
-            eq(orders.status, "pending"),
-            gt(orders.createdAt, reservedSince),
-          ),
-        );
-      if (priced.promo.usedCount + (held?.n ?? 0) >= priced.promo.usageLimit) {
-        throw new AppError("ValidationException", "This promo code cannot be used.", {
-          promoCode: ["This promo code is used up."],
-        });
-      }
-    }
-
-    const [row] = await tx
-      .insert(orders)
-      .values({
-        linkId: link.id,
-        creatorId: link.ownerId,
-        buyerEmail: body.email,
-        locale: body.locale,
-        currency: priced.currency,
-        priceMinor: priced.price,
-        discountMinor: priced.discount,
-        totalMinor: priced.total,
-        promoCodeId: priced.promo?.id ?? null,
-        promoCode: priced.promo?.code ?? null,
-        provider: deps.payments.kind,
-        checkoutSecretHash: hashToken(checkoutSecret),
-      })
-      .returning({ id: orders.id, totalMinor: orders.totalMinor, currency: orders.currency });
-    if (!row) throw new Error("order not inserted");
-    return { ...row, title: link.title };
-  });
-
+  let order: RecordedOrder;
+  try {
+    order = await db.transaction((tx) => reserveAndRecord(tx, deps, body, caller, hashToken(checkoutSecret)));
+  } catch (error) {
+    if (body.promoCode && isWrongPromoCode(error)) await caller.promoFailed();
+    throw error;
+  }
   try {
     const payment = await deps.payments.createPayment({
       orderId: order.id,
@@ -158,6 +91,7 @@ export async function createCheckout(deps: CheckoutDeps, body: CheckoutBody): Pr
       .update(orders)
       .set({ status: "failed", failureReason: "provider-unavailable", updatedAt: new Date() })
       .where(and(eq(orders.id, order.id), eq(orders.status, "pending")));
+    if (order.pageTag) await queueRevalidate(db, deps.config, [order.pageTag]);
     const failure = new AppError(
       "PaymentProviderException",
       "The payment could not be started. Please try again.",
@@ -167,13 +101,9 @@ export async function createCheckout(deps: CheckoutDeps, body: CheckoutBody): Pr
   }
 }
 
-/** What the success and error pages show, for the browser holding the checkout secret only. */
-export async function checkoutStatus(
-  deps: CheckoutDeps,
-  orderId: string,
-  secret: string,
-): Promise<CheckoutStatus> {
-  const [row] = await deps.db
+/** The order behind a checkout secret, or "not found" (the same answer for a wrong secret). */
+async function orderBySecret(db: Db, orderId: string, secret: string) {
+  const [row] = await db
     .select({
       id: orders.id,
       status: orders.status,
@@ -181,7 +111,9 @@ export async function checkoutStatus(
       checkoutSecretHash: orders.checkoutSecretHash,
       totalMinor: orders.totalMinor,
       currency: orders.currency,
+      linkId: links.id,
       linkToken: links.token,
+      stockLimit: links.stockLimit,
     })
     .from(orders)
     .innerJoin(links, eq(links.id, orders.linkId))
@@ -189,6 +121,44 @@ export async function checkoutStatus(
   const given = Buffer.from(hashToken(secret));
   const expected = Buffer.from(row?.checkoutSecretHash ?? "");
   if (!row || given.length !== expected.length || !timingSafeEqual(given, expected)) throw notFound("Order");
+  return row;
+}
+
+/**
+ * The buyer left the checkout (the page sends this as it closes): a pending order fails at once and
+ * gives back its reservation. Its payment may still succeed in another tab: it is then re-checked
+ * like any late payment. Authorised by the checkout's secret only, which nobody else has.
+ */
+export async function cancelCheckout(
+  deps: CheckoutDeps,
+  orderId: string,
+  secret: string,
+): Promise<{ status: OrderStatus }> {
+  const found = await orderBySecret(deps.db, orderId, secret);
+  return deps.db.transaction(async (tx) => {
+    // The link's row before the order's, as checkout and the payment events take them.
+    await tx.select({ id: links.id }).from(links).where(eq(links.id, found.linkId)).for("update");
+    const [canceled] = await tx
+      .update(orders)
+      .set({ status: "failed", failureReason: "canceled", updatedAt: new Date() })
+      .where(and(eq(orders.id, found.id), eq(orders.status, "pending")))
+      .returning({ status: orders.status });
+    if (canceled && found.stockLimit !== null) {
+      await queueRevalidate(tx, deps.config, [linkTag(found.linkToken)]);
+    }
+    if (canceled) return { status: canceled.status };
+    const [current] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, found.id));
+    return { status: current?.status ?? found.status };
+  });
+}
+
+/** What the success and error pages show, for the browser holding the checkout secret only. */
+export async function checkoutStatus(
+  deps: CheckoutDeps,
+  orderId: string,
+  secret: string,
+): Promise<CheckoutStatus> {
+  const row = await orderBySecret(deps.db, orderId, secret);
   return {
     status: row.status,
     failureReason: row.failureReason,

@@ -89,6 +89,16 @@ const builders: { [K in MailTemplate]: Builder<K> } = {
       notes: [line(m.access)],
     };
   },
+  "order-unfulfilled": ({ "order-unfulfilled": m }, params) => {
+    const values = { title: params.title, amount: params.amount };
+    return {
+      subject: line(m.subject, values),
+      preview: line(m.preview, values),
+      heading: line(m.heading),
+      body: [line(m[params.reason], values), line(m.body, values)],
+      notes: [line(m.notice)],
+    };
+  },
   "link-removed": ({ "link-removed": m }, params) => ({
     subject: line(m.subject, { title: params.title }),
     preview: line(m.preview, { title: params.title }),

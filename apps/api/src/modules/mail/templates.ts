@@ -28,6 +28,13 @@ export const mailParamsSchemas = {
     /** Already formatted in the buyer's language. */
     amount: z.string().max(40),
   }),
+  /** A payment that went through for an order that could no longer be fulfilled: refunded in full. */
+  "order-unfulfilled": z.object({
+    title: z.string().max(200),
+    /** Already formatted in the buyer's language. */
+    amount: z.string().max(40),
+    reason: z.enum(["sold-out", "promo-used-up"]),
+  }),
   "link-removed": z.object({
     url: linkSchema,
     title: z.string().max(200),
@@ -69,6 +76,11 @@ export const mailJobPayloadSchema = z.discriminatedUnion("template", [
     ...recipient,
     template: z.literal("order-refunded"),
     params: mailParamsSchemas["order-refunded"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("order-unfulfilled"),
+    params: mailParamsSchemas["order-unfulfilled"],
   }),
   z.object({
     ...recipient,

@@ -36,7 +36,7 @@ export interface Posting {
 
 export class LedgerImbalanceError extends Error {}
 
-const platformAccounts: readonly LedgerAccount[] = ["platform_fees", "provider"];
+const platformAccounts: readonly LedgerAccount[] = ["platform_fees", "provider", "buyer_refunds"];
 export const PLATFORM = "platform";
 
 /** Refuses a posting that would not balance, or that puts a user's money in the platform's accounts. */

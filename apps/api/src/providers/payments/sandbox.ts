@@ -79,9 +79,12 @@ export class SandboxPaymentProvider implements PaymentProvider {
     };
   }
 
-  async refund(input: { paymentId: string; amountMinor: number; idempotencyKey: string }): Promise<void> {
+  async refund(
+    input: { paymentId: string; amountMinor: number; idempotencyKey: string },
+    db: DbOrTx = this.options.db,
+  ): Promise<void> {
     // The sandbox's refunds always succeed; the event is sent by the caller through deliverSandboxEvent.
-    await this.options.db
+    await db
       .update(sandboxPayments)
       .set({ status: "refunded" })
       .where(eq(sandboxPayments.id, input.paymentId));

@@ -1,4 +1,5 @@
 import type { Currency, PaymentProviderKind } from "@salelink/contracts";
+import type { DbOrTx } from "../../db/client.ts";
 
 /*
  * A payment provider: creates payments and turns its webhook deliveries into provider events. Both
@@ -54,5 +55,12 @@ export interface PaymentProvider {
    * WebhookSignatureError when the delivery is not authentic.
    */
   parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent | null;
-  refund(input: { paymentId: string; amountMinor: number; idempotencyKey: string }): Promise<void>;
+  /**
+   * Refunds a payment in full; the same idempotency key is one refund. `db` is the caller's
+   * transaction, for a provider that keeps its own rows (the sandbox): a job runs inside one.
+   */
+  refund(
+    input: { paymentId: string; amountMinor: number; idempotencyKey: string },
+    db?: DbOrTx,
+  ): Promise<void>;
 }

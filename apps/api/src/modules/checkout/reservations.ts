@@ -1,0 +1,134 @@
+import { and, eq, gt, inArray, ne, sql } from "drizzle-orm";
+import type { Config } from "../../config.ts";
+import type { DbOrTx } from "../../db/client.ts";
+import { orders } from "../../db/schema/index.ts";
+import { AppError } from "../../lib/errors.ts";
+
+/*
+ * The one rule for what a limited stock (or a capped promo code) can still sell: paid sales plus the
+ * checkouts under way, each holding one unit for CHECKOUT_RESERVATION_MINUTES from its start. The
+ * public link answer, checkout and the payment's re-check all compute it here, so the page never
+ * says "for sale" when checkout would say "sold out", and a payment never goes past the limit.
+ */
+
+/** Live reservations: pending orders started within the reservation period. */
+export const liveSince = (config: Config) =>
+  sql`now() - make_interval(mins => ${config.CHECKOUT_RESERVATION_MINUTES})`;
+
+export interface Held {
+  count: number;
+  /** When the oldest live reservation started: the first unit comes back at its end. */
+  oldest: Date | null;
+}
+
+const noneHeld: Held = { count: 0, oldest: null };
+
+/** The live reservations on these links, by link id (links without any are absent). */
+export async function heldOnLinks(db: DbOrTx, config: Config, linkIds: string[]): Promise<Map<string, Held>> {
+  const out = new Map<string, Held>();
+  if (linkIds.length === 0) return out;
+  const rows = await db
+    .select({
+      linkId: orders.linkId,
+      count: sql<number>`count(*)::int`,
+      oldest: sql<string | Date>`min(${orders.createdAt})`,
+    })
+    .from(orders)
+    .where(
+      and(
+        inArray(orders.linkId, linkIds),
+        eq(orders.status, "pending"),
+        gt(orders.createdAt, liveSince(config)),
+      ),
+    )
+    .groupBy(orders.linkId);
+  for (const row of rows) out.set(row.linkId, { count: row.count, oldest: new Date(row.oldest) });
+  return out;
+}
+
+/**
+ * The live reservations on a link or a promo code, leaving out the given orders (the one being
+ * paid, or a buyer's own earlier checkout that a new one replaces).
+ */
+export async function heldBy(
+  db: DbOrTx,
+  config: Config,
+  on: { linkId: string } | { promoCodeId: string },
+  exceptOrderIds: string[] = [],
+): Promise<Held> {
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      oldest: sql<string | Date | null>`min(${orders.createdAt})`,
+    })
+    .from(orders)
+    .where(
+      and(
+        "linkId" in on ? eq(orders.linkId, on.linkId) : eq(orders.promoCodeId, on.promoCodeId),
+        eq(orders.status, "pending"),
+        gt(orders.createdAt, liveSince(config)),
+        ...exceptOrderIds.map((id) => ne(orders.id, id)),
+      ),
+    );
+  if (!row || row.count === 0) return noneHeld;
+  return { count: row.count, oldest: row.oldest ? new Date(row.oldest) : null };
+}
+
+export type StockState =
+  | { state: "available" }
+  | { state: "sold-out" }
+  /** Every remaining unit is held by a checkout under way; one comes back by `availableAgainAt`. */
+  | { state: "reserved-out"; availableAgainAt: Date };
+
+/** What a limit (stock or promo uses) leaves for sale, given its sales and its live reservations. */
+export function stockState(
+  config: Config,
+  limit: number | null,
+  used: number,
+  held: Held = noneHeld,
+): StockState {
+  if (limit === null) return { state: "available" };
+  if (used >= limit) return { state: "sold-out" };
+  if (used + held.count < limit) return { state: "available" };
+  const oldest = held.oldest ?? new Date();
+  return {
+    state: "reserved-out",
+    availableAgainAt: new Date(oldest.getTime() + config.CHECKOUT_RESERVATION_MINUTES * 60_000),
+  };
+}
+
+/** Whole minutes until `at`, at least 1: what the buyer reads ("back in 4 min"). */
+export const minutesUntil = (at: Date, now = Date.now()) =>
+  Math.max(1, Math.ceil((at.getTime() - now) / 60_000));
+
+export const soldOut = () => new AppError("ConflictException", "This link is sold out.");
+
+/** The same answer the link page gives: not sold out, but not for sale for a few minutes. */
+export const reservedOut = (availableAgainAt: Date) =>
+  new AppError(
+    "ConflictException",
+    "All remaining units are reserved by buyers paying now. Try again in {minutes} min.",
+    undefined,
+    undefined,
+    undefined,
+    { minutes: minutesUntil(availableAgainAt) },
+  );
+
+export const promoUsedUp = () =>
+  new AppError("ValidationException", "This promo code cannot be used.", {
+    promoCode: ["This promo code is used up."],
+  });
+
+export const promoReservedOut = (availableAgainAt: Date) =>
+  new AppError(
+    "ValidationException",
+    "This promo code cannot be used.",
+    {
+      promoCode: [
+        "The remaining uses of this promo code are reserved by buyers paying now. Try again in {minutes} min.",
+      ],
+    },
+    undefined,
+    undefined,
+    { minutes: minutesUntil(availableAgainAt) },
+  );
