@@ -112,7 +112,16 @@ test.describe("accounts", () => {
     await expect(page).toHaveURL(/\/account$/);
 
     await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Settings" }).click();
-    await page.getByRole("button", { name: "Turn on" }).click();
+    // Issue 16: turning 2FA on asks for the current password, checked by the API.
+    const twoFactor = page.getByRole("region", { name: "Two-factor authentication" });
+    await twoFactor.getByRole("button", { name: "Turn on" }).click();
+    await expect(twoFactor.getByText("Enter your password.")).toBeVisible();
+    await twoFactor.getByLabel("Password", { exact: true }).fill("not-my-password");
+    await twoFactor.getByRole("button", { name: "Turn on" }).click();
+    await expect(twoFactor.getByText("The password is not correct.")).toBeVisible();
+    await expect(page.getByTestId("totp-secret")).toHaveCount(0);
+    await twoFactor.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await twoFactor.getByRole("button", { name: "Turn on" }).click();
     const secret = (await page.getByTestId("totp-secret").textContent()) ?? "";
     await page.getByLabel("Code from the app").fill("000000");
     await page.getByRole("button", { name: "Confirm" }).click();
@@ -242,7 +251,15 @@ test.describe("accounts", () => {
     await expect(page).toHaveURL(/\/account\/onboarding$/);
     await page.goto("/account/settings");
     await page.getByRole("button", { name: "Eliminar mi cuenta" }).click();
-    await page.getByRole("button", { name: /Sí, envíame/ }).click();
+    // Issue 16: asking for the deletion e-mail needs the current password, in the page's language.
+    const deletion = page.getByRole("region", { name: "Eliminar la cuenta" });
+    await deletion.getByRole("button", { name: /Sí, envíame/ }).click();
+    await expect(deletion.getByText("Introduce tu contraseña.")).toBeVisible();
+    await deletion.getByLabel("Contraseña", { exact: true }).fill("no-es-mi-clave");
+    await deletion.getByRole("button", { name: /Sí, envíame/ }).click();
+    await expect(deletion.getByText("La contraseña no es correcta.")).toBeVisible();
+    await deletion.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+    await deletion.getByRole("button", { name: /Sí, envíame/ }).click();
     await expect(page.getByRole("status").filter({ hasText: "Te hemos enviado un correo" })).toBeVisible();
     const link = await mailedLink(email, "deletionToken=");
     await page.goto(link);

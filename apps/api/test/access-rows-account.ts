@@ -46,6 +46,8 @@ export const accountRows: Record<string, Row> = {
     expect: open(200),
     request: async (cell) => ({
       url: `/auth/verify/email/${await emailedToken(cell, "verify-email", false)}`,
+      // A token issued here belongs to no sign-up, so the link asks for a password (issue 16).
+      payload: { password: PASSWORD },
     }),
   },
   "POST /auth/email/resend": {
@@ -75,13 +77,21 @@ export const accountRows: Record<string, Row> = {
       payload: { oldPassword: PASSWORD, newPassword: "a-brand-new-password", turnstileToken: HUMAN },
     }),
   },
-  "POST /auth/2fa/setup": { expect: signedIn(200), fresh: true, request: () => ({ url: "/auth/2fa/setup" }) },
+  "POST /auth/2fa/setup": {
+    expect: signedIn(200),
+    fresh: true,
+    // The current password: the matrix may outlast the re-authentication window of a sign-in.
+    request: () => ({ url: "/auth/2fa/setup", payload: { password: PASSWORD } }),
+  },
   "POST /auth/2fa/enable": {
     expect: signedIn(200),
     fresh: true,
     request: async (cell) => {
       if (!cell.who) return { url: "/auth/2fa/enable", payload: { code: "123456" } };
-      const res = await send(cell.world.ctx, "POST", "/auth/2fa/setup", { cookie: cell.who.cookie });
+      const res = await send(cell.world.ctx, "POST", "/auth/2fa/setup", {
+        cookie: cell.who.cookie,
+        payload: { password: PASSWORD },
+      });
       const { secret } = twoFactorSetupResponseSchema.parse(res.json());
       return { url: "/auth/2fa/enable", payload: { code: nextTotpCode(secret) } };
     },
@@ -117,7 +127,11 @@ export const accountRows: Record<string, Row> = {
       },
     }),
   },
-  "POST /profile/delete": { expect: signedIn(200), fresh: true, request: () => ({ url: "/profile/delete" }) },
+  "POST /profile/delete": {
+    expect: signedIn(200),
+    fresh: true,
+    request: () => ({ url: "/profile/delete", payload: { password: PASSWORD } }),
+  },
   "DELETE /profile/delete/:token": {
     expect: open(200),
     request: async (cell) => ({ url: `/profile/delete/${await emailedToken(cell, "delete-account")}` }),
@@ -151,6 +165,7 @@ export const accountRows: Record<string, Row> = {
     request: () => ({ url: "/webhooks/identity/sandbox", payload: { id: randomUUID() } }),
   },
 
+  "GET /admin/referral-flags": { expect: adminOnly(200), request: () => ({ url: "/admin/referral-flags" }) },
   "GET /admin/accounts": { expect: adminOnly(200), request: () => ({ url: "/admin/accounts" }) },
   "GET /admin/accounts/:id": {
     expect: adminOnly(200),

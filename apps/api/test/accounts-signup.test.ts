@@ -128,12 +128,16 @@ describe("POST /auth/signup", () => {
     expect((await signIn(ctx, existing.email, "a-brand-new-password")).statusCode).toBe(400);
   });
 
-  it("also stays silent for an address that signed up but is not verified yet", async () => {
+  it("gives an address waiting for confirmation the same answer and a new link of its own, one account", async () => {
+    // Issue 16: each sign-up's link carries its own password (accounts-hijack.test.ts replays the attack).
     const email = uniqueEmail("twice");
-    expect((await signUp(ctx, { email })).statusCode).toBe(201);
+    const first = await signUp(ctx, { email });
+    expect(first.statusCode).toBe(201);
     expect(await mailsTo(ctx, email)).toHaveLength(1);
-    expect((await signUp(ctx, { email })).statusCode).toBe(201);
-    expect(await mailsTo(ctx, email)).toHaveLength(1);
+    const second = await signUp(ctx, { email, password: "a-brand-new-password" });
+    expect(second.statusCode).toBe(201);
+    expect(second.json()).toEqual(first.json());
+    expect(await mailsTo(ctx, email)).toHaveLength(2);
     expect(await countUsersWithEmail(ctx.database, email)).toBe(1);
   });
 });
@@ -239,9 +243,26 @@ describe("POST /auth/email/resend", () => {
     const secondToken = await verificationToken(ctx, unverified);
     expect(secondToken).not.toBe(firstToken);
 
-    // The earlier link stopped working when the new one was issued.
+    // Issue 16: a resent link belongs to no sign-up, so it asks for a password (in the caller's
+    // language) and is not spent without one; the sign-up's own link keeps working meanwhile.
+    const bare = await ctx.app.inject({
+      method: "POST",
+      url: `/auth/verify/email/${secondToken}`,
+      headers: { "x-locale": "fr" },
+    });
+    expect(bare.statusCode).toBe(400);
+    expect(errorOf(bare).errors?.password).toEqual([
+      "Choisissez un mot de passe pour terminer la confirmation de votre adresse.",
+    ]);
+    const chosen = await ctx.app.inject({
+      method: "POST",
+      url: `/auth/verify/email/${secondToken}`,
+      payload: { password: "a-password-chosen-here" },
+    });
+    expect(chosen.statusCode).toBe(200);
+    expect((await signIn(ctx, unverified, "a-password-chosen-here")).statusCode).toBe(200);
+    // Verifying ended every other link of the address.
     expect((await verifyEmail(ctx, firstToken)).statusCode).toBe(400);
-    expect((await verifyEmail(ctx, secondToken)).statusCode).toBe(200);
   });
 
   it("sends nothing once the address is verified", async () => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { europeanCountrySchema } from "./countries.ts";
 import { localeSchema } from "./locale-schema.ts";
+import { RETURN_PATH_MAX, sameOriginPath } from "./return-path.ts";
 
 export const emailSchema = z.string().trim().toLowerCase().pipe(z.email().max(254));
 /** DESIGN section 3: 8 to 128 characters. */
@@ -60,6 +61,31 @@ export const passwordChangeBodySchema = z.object({
   turnstileToken: turnstileTokenSchema,
 });
 export type PasswordChangeBody = z.infer<typeof passwordChangeBodySchema>;
+
+/**
+ * The current password, for changes that could lock the owner out (2FA set-up, deletion request);
+ * the API also accepts none within a few minutes of signing in. The body itself may be absent (null).
+ */
+export const reauthBodySchema = z.object({ password: z.string().min(1).max(128).optional() }).nullish();
+export type ReauthBody = z.infer<typeof reauthBodySchema>;
+
+/**
+ * POST /auth/verify/email/{token}: no body for a link sent by a sign-up (it carries that sign-up's
+ * password); a resent link belongs to no sign-up, so whoever follows it chooses the password here.
+ */
+export const verifyEmailBodySchema = z.object({ password: passwordSchema.optional() }).nullish();
+export type VerifyEmailBody = z.infer<typeof verifyEmailBodySchema>;
+
+/**
+ * A return path given by a client (`next`, a return URL): the rule of `sameOriginPath`, for any API
+ * route that would take one. None does today: every return URL the API sends is built from WEB_ORIGIN.
+ */
+export const returnPathSchema = z
+  .string()
+  .max(RETURN_PATH_MAX)
+  .refine((value) => sameOriginPath(value, "http://origin.invalid") !== null, {
+    message: "Only a path on this site is allowed.",
+  });
 
 /** POST /auth/2fa/setup: a new secret to scan, pending until confirmed. */
 export const twoFactorSetupResponseSchema = z.object({

@@ -18,7 +18,7 @@ export function SubmitButton({
   disabled?: boolean;
   label: ReactNode;
   pendingLabel?: ReactNode;
-  variant?: "primary" | "ghost";
+  variant?: "primary" | "ghost" | "danger";
 }) {
   const hydrated = useHydrated();
   return (

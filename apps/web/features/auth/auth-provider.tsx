@@ -14,7 +14,7 @@ import {
 } from "react";
 import { ApiError, api } from "@/lib/api.ts";
 
-interface AuthState {
+export interface AuthState {
   /** null while signed out, or before the first check has finished. */
   user: Profile | null;
   /** Set once the first profile call has ended, whatever its outcome (spec section 4). */

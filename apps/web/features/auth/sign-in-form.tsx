@@ -9,14 +9,9 @@ import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import type { FieldErrors } from "@/lib/form-errors.ts";
+import { nextFromLocation } from "@/lib/return-path.ts";
 import { toast } from "@/lib/toast.ts";
 import { useAuth } from "./auth-provider.tsx";
-
-/** Only same-site paths are followed after sign-in. */
-function nextPath(): string {
-  const next = new URLSearchParams(window.location.search).get("next");
-  return next?.startsWith("/") && !next.startsWith("//") ? next : "/account";
-}
 
 /** Sign-in with the error catalogue of spec section 8, and the second step when 2FA is on. */
 export function SignInForm() {
@@ -54,7 +49,8 @@ export function SignInForm() {
       await api("/auth/signin", { method: "POST", body: parsed.data, schema: messageResponseSchema });
       await refresh();
       toast.success(t("signedIn"));
-      router.push(nextPath());
+      // Only a path on this site is followed (issue 16: `?next=/\\host` used to leave it).
+      router.push(nextFromLocation());
     } catch (err) {
       if (err instanceof ApiError && err.status === 400) {
         toast.error(t("errorTitle"), { description: t("invalidCredentials") });

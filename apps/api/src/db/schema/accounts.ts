@@ -17,6 +17,15 @@ export const userTokens = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * A verification token is bound to the sign-up that asked for it (issue 16, pre-account
+     * hijacking): its password hash, language and affiliate campaign are what the account gets when
+     * this very link is followed, so whoever reads the mailbox decides, not whoever signed up first.
+     * Null password: the link asks for one (a resent link belongs to no sign-up).
+     */
+    passwordHash: text("password_hash"),
+    locale: text("locale", { enum: ["en", "fr", "es"] }),
+    campaignId: uuid("campaign_id"),
   },
   (t) => [index("user_tokens_user_purpose_idx").on(t.userId, t.purpose)],
 );

@@ -5,6 +5,7 @@ import {
   passwordChangeBodySchema,
   passwordStoreBodySchema,
   passwordStoreResponseSchema,
+  reauthBodySchema,
   signinBodySchema,
   signupBodySchema,
   signupQuerySchema,
@@ -12,23 +13,17 @@ import {
   twoFactorEnableBodySchema,
   twoFactorEnableResponseSchema,
   twoFactorSetupResponseSchema,
+  verifyEmailBodySchema,
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { SESSION_COOKIE, sessionCookieOptions } from "../../plugins/auth.ts";
 import { rateLimit } from "./rate-limits.ts";
-import {
-  type AuthDeps,
-  changePassword,
-  resendVerification,
-  sendPasswordReset,
-  signIn,
-  signUp,
-  storePassword,
-  verifyEmail,
-} from "./service.ts";
+import { requireRecentAuth } from "./reauth.ts";
+import { type AuthDeps, changePassword, sendPasswordReset, signIn, storePassword } from "./service.ts";
 import { deleteSession } from "./sessions.ts";
 import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from "./two-factor.ts";
+import { resendVerification, signUp, verifyEmail } from "./verification.ts";
 
 const tags = ["auth"];
 
@@ -49,7 +44,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
       },
     },
     async (request, reply) => {
-      await signUp(deps, request.body, request.query.ref, request.ip);
+      await signUp(deps, request.body, request.query.ref, request.ip, request.headers["user-agent"] ?? "");
       return reply.code(201).send({ message: request.t("Check your e-mail to confirm your address.") });
     },
   );
@@ -89,15 +84,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
   app.post(
     "/auth/verify/email/:token",
     {
+      config: { rateLimit: rateLimit(config, "password") },
       schema: {
         tags,
-        summary: "Confirm an e-mail address with the token from the e-mail",
+        summary:
+          "Confirm an e-mail address with the token from the e-mail; the account gets the password of the sign-up that link was sent for (or the one given, for a resent link), and every earlier session and second factor ends",
         params: z.object({ token: emailedTokenSchema }),
+        body: verifyEmailBodySchema,
         response: { 200: messageResponseSchema },
       },
     },
     async (request) => {
-      await verifyEmail(deps, request.params.token);
+      await verifyEmail(deps, request.params.token, request.body?.password, request.locale);
       return { message: request.t("Email successfully verified.") };
     },
   );
@@ -179,10 +177,19 @@ export const authRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => 
   app.post(
     "/auth/2fa/setup",
     {
-      config: { auth: "user" },
-      schema: { tags, summary: "Start two-factor set-up", response: { 200: twoFactorSetupResponseSchema } },
+      config: { auth: "user", rateLimit: rateLimit(config, "signin") },
+      schema: {
+        tags,
+        summary: "Start two-factor set-up; needs the current password unless the sign-in is recent",
+        body: reauthBodySchema,
+        response: { 200: twoFactorSetupResponseSchema },
+      },
     },
-    async (request) => setupTwoFactor(deps.db, config, (await request.requireUser()).id),
+    async (request) => {
+      const user = await request.requireUser();
+      await requireRecentAuth(deps.db, config, user, request.body?.password);
+      return setupTwoFactor(deps.db, config, user.id);
+    },
   );
 
   app.post(

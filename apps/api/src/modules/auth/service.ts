@@ -1,16 +1,9 @@
-import type {
-  Locale,
-  PasswordChangeBody,
-  PasswordStoreBody,
-  SigninBody,
-  SignupBody,
-} from "@salelink/contracts";
+import type { Locale, PasswordChangeBody, PasswordStoreBody, SigninBody } from "@salelink/contracts";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import {
   bankAccounts,
-  campaigns,
   identitySessions,
   jobs,
   mailOutbox,
@@ -49,63 +42,15 @@ export const totpBox = (config: Config) => new SecretBox(config.appSecret, "totp
 
 const hours = (ms: number) => Math.round(ms / 3_600_000);
 
-async function requireHuman(deps: AuthDeps, token: string, ip: string): Promise<void> {
+export async function requireHuman(deps: AuthDeps, token: string, ip: string): Promise<void> {
   const result = await deps.botCheck.verify(token, ip);
   if (!result.success) throw validation({ turnstileToken: ["The bot check failed. Please try again."] });
 }
 
-function webLink(config: Config, path: string, params: Record<string, string>): string {
+export function webLink(config: Config, path: string, params: Record<string, string>): string {
   const url = new URL(path, config.WEB_ORIGIN);
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
   return url.toString();
-}
-
-async function queueVerification(tx: DbOrTx, config: Config, user: Pick<UserRow, "id" | "email" | "locale">) {
-  const token = await issueUserToken(tx, user.id, "verify-email");
-  await queueMail(tx, {
-    to: user.email,
-    template: "verify-email",
-    locale: user.locale,
-    params: { url: webLink(config, "/", { emailToken: token }) },
-  });
-}
-
-/**
- * Creates the account and queues its verification e-mail in one transaction. An e-mail that already
- * has an account gets the same answer, so the form reveals nothing; its owner is not e-mailed again.
- */
-export async function signUp(
-  deps: AuthDeps,
-  body: SignupBody,
-  ref: string | undefined,
-  ip: string,
-): Promise<void> {
-  await requireHuman(deps, body.turnstileToken, ip);
-  // Hashed before the lookup so both answers take the same time.
-  const passwordHash = await hashPassword(body.password);
-  const campaign = ref
-    ? (
-        await deps.db
-          .select({ id: campaigns.id })
-          .from(campaigns)
-          .where(and(eq(campaigns.token, ref), eq(campaigns.status, "active")))
-          .limit(1)
-      )[0]
-    : undefined;
-  await deps.db.transaction(async (tx) => {
-    const [user] = await tx
-      .insert(users)
-      .values({
-        email: body.email,
-        passwordHash,
-        locale: body.locale,
-        referredByCampaignId: campaign?.id ?? null,
-      })
-      .onConflictDoNothing({ target: users.email })
-      .returning({ id: users.id, email: users.email, locale: users.locale });
-    if (user) await queueVerification(tx, deps.config, user);
-  });
-  deps.pokeJobs();
 }
 
 /**
@@ -168,28 +113,6 @@ export async function signIn(deps: AuthDeps, body: SigninBody): Promise<{ token:
     }
     return { token: await createSession(tx, user.id, deps.config.SESSION_TTL_DAYS) };
   });
-}
-
-export async function verifyEmail(deps: AuthDeps, token: string): Promise<void> {
-  const verified = await deps.db.transaction(async (tx) => {
-    const userId = await consumeUserToken(tx, token, "verify-email");
-    if (!userId) return false;
-    await tx
-      .update(users)
-      .set({ emailVerifiedAt: new Date(), updatedAt: new Date() })
-      .where(eq(users.id, userId));
-    return true;
-  });
-  if (!verified)
-    throw new AppError("BadRequestException", "This verification link is invalid or has expired.");
-}
-
-/** Sends a new verification link when the address has an unverified account; the same answer always. */
-export async function resendVerification(deps: AuthDeps, email: string): Promise<void> {
-  const user = await findUserByEmail(deps.db, email);
-  if (!user || user.emailVerifiedAt || user.deletedAt) return;
-  await deps.db.transaction((tx) => queueVerification(tx, deps.config, user));
-  deps.pokeJobs();
 }
 
 /** Sends a reset link when the address has an account; the same answer always. */

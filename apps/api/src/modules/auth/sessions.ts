@@ -26,6 +26,8 @@ export type SessionUser = {
   onboardingCompletedAt: Date | null;
   twoFactorEnabledAt: Date | null;
   createdAt: Date;
+  /** When this session was opened by a sign-in: a recent one stands in for the password (re-authentication). */
+  signedInAt: Date;
 };
 
 export async function createSession(db: DbOrTx, userId: string, ttlDays: number): Promise<string> {
@@ -46,7 +48,12 @@ export async function findSessionUser(
 ): Promise<SessionUser | null> {
   const now = new Date();
   const [row] = await db
-    .select({ sessionId: sessions.id, lastUsedAt: sessions.lastUsedAt, ...sessionUserColumns })
+    .select({
+      sessionId: sessions.id,
+      lastUsedAt: sessions.lastUsedAt,
+      signedInAt: sessions.createdAt,
+      ...sessionUserColumns,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, now)))

@@ -5,12 +5,14 @@ import {
   onboardingBodySchema,
   onboardingResponseSchema,
   profileSchema,
+  reauthBodySchema,
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../lib/errors.ts";
 import { SESSION_COOKIE, sessionCookieOptions } from "../../plugins/auth.ts";
 import { rateLimit } from "../auth/rate-limits.ts";
+import { requireRecentAuth } from "../auth/reauth.ts";
 import { type AuthDeps, deleteAccount, requestDeletion, setLocale } from "../auth/service.ts";
 import { completeOnboarding, readOnboarding } from "./onboarding.ts";
 
@@ -92,12 +94,16 @@ export const profileRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) 
       config: { auth: "user", rateLimit: rateLimit(deps.config, "email") },
       schema: {
         tags,
-        summary: "E-mail a link that deletes the account",
+        summary:
+          "E-mail a link that deletes the account; needs the current password unless the sign-in is recent",
+        body: reauthBodySchema,
         response: { 200: messageResponseSchema },
       },
     },
     async (request) => {
-      await requestDeletion(deps, (await request.requireUser()).id);
+      const user = await request.requireUser();
+      await requireRecentAuth(deps.db, deps.config, user, request.body?.password);
+      await requestDeletion(deps, user.id);
       return { message: request.t("We sent you an e-mail with a link to confirm the deletion.") };
     },
   );

@@ -44,11 +44,24 @@ export function TwoFactorSection() {
     }
   }
 
-  const start = () =>
-    run(async () => {
-      const result = await api("/auth/2fa/setup", { method: "POST", schema: twoFactorSetupResponseSchema });
+  // The current password first (issue 16): a session left open somewhere must not let someone else
+  // put their authenticator on this account.
+  const start = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const password = String(new FormData(event.currentTarget).get("password") ?? "");
+    if (!password) {
+      setErrors({ password: t("passwordRequired") });
+      return;
+    }
+    void run(async () => {
+      const result = await api("/auth/2fa/setup", {
+        method: "POST",
+        body: { password },
+        schema: twoFactorSetupResponseSchema,
+      });
       setSetup({ secret: result.secret, qrSvg: result.qrSvg });
     });
+  };
 
   const confirm = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -111,9 +124,18 @@ export function TwoFactorSection() {
         </div>
       )}
       {!user?.twoFactorEnabled && !setup && (
-        <button type="button" className="btn btn-primary" onClick={() => void start()} disabled={pending}>
-          {t("turnOn")}
-        </button>
+        <form className="stack" method="post" onSubmit={start} noValidate>
+          <Field
+            name="password"
+            id="two-factor-on-password"
+            type="password"
+            autoComplete="current-password"
+            label={t("password")}
+            hint={t("passwordWhy")}
+            error={errors.password}
+          />
+          <SubmitButton pending={pending} label={t("turnOn")} />
+        </form>
       )}
       {setup && (
         <form className="stack" method="post" onSubmit={confirm} noValidate>
@@ -143,6 +165,7 @@ export function TwoFactorSection() {
         <form className="stack" method="post" onSubmit={disable} noValidate>
           <Field
             name="password"
+            id="two-factor-off-password"
             type="password"
             autoComplete="current-password"
             label={t("password")}

@@ -1,0 +1,3 @@
+ALTER TABLE "user_tokens" ADD COLUMN "password_hash" text;--> statement-breakpoint
+ALTER TABLE "user_tokens" ADD COLUMN "locale" text;--> statement-breakpoint
+ALTER TABLE "user_tokens" ADD COLUMN "campaign_id" uuid;
