@@ -24,6 +24,9 @@ export const securityHeaders = [
 const nextConfig: NextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // The web app's server compresses instead, after its Content-Security-Policy hook has read the
+  // page it hashes (server/main.ts, decision 020); Next.js's own would gzip it first.
+  compress: false,
   transpilePackages: ["@salelink/contracts"],
   // Markdown content is read from disk at build time and by ISR at run time.
   outputFileTracingIncludes: { "/**": ["./content/**/*"] },

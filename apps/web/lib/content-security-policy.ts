@@ -1,6 +1,7 @@
 /**
  * The page's Content-Security-Policy, from the run-time settings (decision 015). A pure function of
- * its inputs: the web app's server computes it once at start (server/page-policy.ts, decision 017)
+ * its inputs: the web app's server builds it (server/page-policy.ts, decision 017), adding to
+ * script-src the hashes or the nonce each answer needs (server/response-policy.ts, decision 020),
  * and tests read it directly.
  */
 export interface CspInputs {
@@ -17,6 +18,11 @@ export interface CspInputs {
   storageOrigin: string | null;
   /** `next dev` evaluates code with eval() (React's debugging stacks); never in production. */
   development: boolean;
+  /**
+   * The inline scripts this answer may run: `'sha256-…'` hashes and `'nonce-…'` sources. Never
+   * 'unsafe-inline' (decision 020): an inline script that is none of these is refused.
+   */
+  scriptSources?: readonly string[];
 }
 
 type Directive =
@@ -61,6 +67,9 @@ const GOOGLE_ANALYTICS = [
   "https://*.analytics.google.com",
 ];
 
+// A hash or a nonce, nothing else: a bad value must not become 'unsafe-inline' or a host.
+const INLINE_SOURCE = /^'(?:sha(?:256|384|512)-[A-Za-z0-9+/]+={0,2}|nonce-[A-Za-z0-9+/_-]+={0,2})'$/;
+
 export function contentSecurityPolicy(inputs: CspInputs): string {
   const api = originOf(inputs.apiPublicUrl);
   const analytics = originOf(inputs.analyticsSrc);
@@ -75,11 +84,11 @@ export function contentSecurityPolicy(inputs: CspInputs): string {
 
   const policy: Record<Directive, string[]> = {
     "default-src": ["'self'"],
-    // Next's prerendered pages carry inline bootstrap scripts whose text differs per page and build:
-    // without per-request nonces (which would make every page dynamic) they need 'unsafe-inline'.
+    // Inline scripts only by hash or nonce (decision 020): Next.js's per-page data scripts and the
+    // root layout's constant ones; whatever an HTML injection adds has neither.
     "script-src": [
       "'self'",
-      "'unsafe-inline'",
+      ...(inputs.scriptSources ?? []).filter((source) => INLINE_SOURCE.test(source)),
       ...(inputs.development ? ["'unsafe-eval'"] : []),
       ...analyticsHosts,
       ...chatHosts,

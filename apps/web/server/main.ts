@@ -1,8 +1,9 @@
 /**
  * The web app's server: Next.js's own request handler (the same one `next start` runs), with one
- * addition: every answer carries the Content-Security-Policy built from the run-time settings.
+ * addition: every answer carries the Content-Security-Policy built from the run-time settings, its
+ * script-src naming the hashes or the nonce of that answer's inline scripts (decision 020).
  * next.config's headers() are fixed at build time, and a Next.js proxy on every page halved the
- * throughput of cached pages (decision 017). Setting a header here costs nothing measurable.
+ * throughput of cached pages (decision 017).
  *
  *   node dist/server.js [-p 3000] [-H 0.0.0.0] [--dev]
  */
@@ -10,7 +11,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { pagePolicy } from "./page-policy.ts";
+import compression from "next/dist/compiled/compression/index.js";
+import { releaseCompressionStream } from "next/dist/server/lib/release-compression-stream.js";
+import { ownScriptHashes, pagePolicy } from "./page-policy.ts";
+import { responsePolicy } from "./response-policy.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -22,6 +26,8 @@ const { values: args } = parseArgs({
   },
 });
 const port = Number(args.port);
+/** Pages whose script hashes are kept (one per ETag: each page, locale and build); a few hundred bytes each. */
+const POLICY_CACHE_PAGES = 2_000;
 const dev = args.dev;
 // Before Next.js loads: it reads NODE_ENV when its modules are first required.
 if (!process.env.NODE_ENV) Object.assign(process.env, { NODE_ENV: dev ? "development" : "production" });
@@ -32,10 +38,26 @@ const { default: next } = await import("next");
 const app = next({ dev, dir, hostname: args.hostname ?? "localhost", port });
 await app.prepare();
 const handle = app.getRequestHandler();
-const csp = pagePolicy(undefined, dev);
+const policy = responsePolicy({
+  policy: pagePolicy(undefined, dev),
+  ownHashes: ownScriptHashes,
+  cacheSize: POLICY_CACHE_PAGES,
+  onRefused: (url, refused) =>
+    console.warn(
+      `CSP: ${url} holds ${refused} inline script(s) of no known shape; the browser will refuse them`,
+    ),
+});
+// Next.js's own compression is off (next.config.ts `compress: false`) and done here instead, with
+// the same middleware, so that the policy hook, installed after it, sees the page before gzip.
+const compress = compression();
 
 function onRequest(req: IncomingMessage, res: ServerResponse): void {
-  res.setHeader("Content-Security-Policy", csp);
+  compress(req, res, () => {});
+  // As Next.js does: a client gone before the end would leave the zlib stream open.
+  res.once("close", () => {
+    if (!res.writableFinished) releaseCompressionStream(res);
+  });
+  policy.prepare(req, res);
   handle(req, res).catch((error: unknown) => {
     console.error(error);
     if (!res.headersSent) res.statusCode = 500;

@@ -24,7 +24,7 @@ describe("contentSecurityPolicy", () => {
   it("allows only this site and the API by default", () => {
     const p = parse(contentSecurityPolicy(base));
     expect(p.get("default-src")).toEqual(["'self'"]);
-    expect(p.get("script-src")).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(p.get("script-src")).toEqual(["'self'"]);
     expect(p.get("connect-src")).toEqual(["'self'", "https://api.example.com"]);
     expect(p.get("img-src")).toEqual(["'self'", "data:", "blob:", "https://api.example.com"]);
     expect(p.get("frame-src")).toEqual(["'self'"]);
@@ -71,7 +71,27 @@ describe("contentSecurityPolicy", () => {
       analyticsSrc: "*",
     });
     expect(policy).not.toContain("javascript");
-    expect(parse(policy).get("script-src")).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(parse(policy).get("script-src")).toEqual(["'self'"]);
+  });
+
+  it("adds an answer's hashes and nonce to script-src, and nothing else that is offered there", () => {
+    const hash = "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='";
+    const nonce = "'nonce-q1w2e3r4t5y6u7i8o9p0aA=='";
+    const p = parse(
+      contentSecurityPolicy({
+        ...base,
+        scriptSources: [
+          hash,
+          nonce,
+          "'unsafe-inline'",
+          "https://evil.example",
+          "*",
+          "'sha256-x' 'unsafe-inline'",
+        ],
+      }),
+    );
+    expect(p.get("script-src")).toEqual(["'self'", hash, nonce]);
+    expect(p.get("style-src")).not.toContain(hash);
   });
 });
 
@@ -110,7 +130,7 @@ describe("pagePolicy (what the web app's server sends)", () => {
         forcePathStyle: true,
       },
     };
-    expect(pagePolicy(settings)).toBe(contentSecurityPolicy(base));
+    expect(pagePolicy(settings)([])).toBe(contentSecurityPolicy(base));
     // Analytics is allowed only with an id; Stripe, Turnstile and S3 only when they are the provider.
     const on = parse(
       pagePolicy({
@@ -119,7 +139,7 @@ describe("pagePolicy (what the web app's server sends)", () => {
         paymentProvider: "stripe",
         botCheck: { kind: "turnstile", siteKey: "k" },
         storage: { ...settings.storage, kind: "s3", endpoint: "https://files.example.net" },
-      }),
+      })([]),
     );
     expect(on.get("script-src")).toEqual(
       expect.arrayContaining([
@@ -129,6 +149,6 @@ describe("pagePolicy (what the web app's server sends)", () => {
       ]),
     );
     expect(on.get("img-src")).toContain("https://files.example.net");
-    expect(parse(pagePolicy(settings, true)).get("script-src")).toContain("'unsafe-eval'");
+    expect(parse(pagePolicy(settings, true)([])).get("script-src")).toContain("'unsafe-eval'");
   });
 });
