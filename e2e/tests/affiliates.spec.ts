@@ -1,5 +1,5 @@
 import { type APIRequestContext, type Page, request } from "@playwright/test";
-import { expect, mailedLink, test, uniqueEmail, watchConsole } from "../fixtures.ts";
+import { expect, mailedLink, signInAs, test, uniqueEmail, watchConsole } from "../fixtures.ts";
 import { apiUrl, webUrl } from "../playwright.config.ts";
 import { freshAccount, PASSWORD, signIn } from "./identity-helpers.ts";
 import { sellOnce } from "./sale-helpers.ts";
@@ -275,5 +275,65 @@ test.describe("affiliates", () => {
     await card.getByRole("button", { name: "Test my link" }).click();
     await expect(toast(page, "success", "Your link works: the visit was recorded.")).toBeVisible();
     await account.api.dispose();
+  });
+  test("one address rotating user agents counts three clicks; the rest shows as filtered", async ({
+    page,
+    consoleErrors: _,
+  }) => {
+    test.setTimeout(90_000);
+    const account = await freshAccount("aff-filtered", "individual");
+    const created = await account.api.post("/campaigns", { data: { name: "Rotated" } });
+    expect(created.status()).toBe(201);
+    const { token } = (await created.json()) as { token: string };
+    // The attack: one machine, six user agents (and no cookies), one campaign, one hour.
+    const visitor = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl } });
+    for (let i = 0; i < 6; i += 1) {
+      const res = await visitor.patch(`/campaigns/clicks/${token}`, {
+        data: { token },
+        headers: { "user-agent": `Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0.${i} Safari/537.36` },
+      });
+      expect(res.status()).toBe(204);
+    }
+    await visitor.dispose();
+
+    await signIn(page, account.email);
+    await page.goto("/account/affiliates");
+    await reloadUntil(page, async () => {
+      await expect(figure(page, "Rotated", "Filtered (same address)")).toHaveText("3", { timeout: 1_000 });
+    });
+    await expect(figure(page, "Rotated", "Clicks")).toHaveText("3");
+    await expect(page.getByText(/past 3 different browsers from one address in an hour/)).toBeVisible();
+    await account.api.dispose();
+  });
+
+  test("a second account of the referrer earns nothing and shows in the admin console", async ({
+    page,
+    consoleErrors: _,
+  }) => {
+    test.setTimeout(90_000);
+    const referrer = await freshAccount("aff-self", "individual");
+    const created = await referrer.api.post("/campaigns", { data: { name: "Self" } });
+    const { token } = (await created.json()) as { token: string };
+    // The attack: the referrer signs a second account up through its own link, from the same client.
+    const email = uniqueEmail("aff-self-second");
+    const second = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl } });
+    const signup = await second.post(`/auth/signup?ref=${token}`, {
+      data: { email, password: PASSWORD, acceptTerms: true, locale: "en", turnstileToken: "e2e" },
+    });
+    expect(signup.status()).toBe(201);
+    await second.dispose();
+
+    await signInAs(page, "admin");
+    await page.goto("/admin");
+    await page
+      .getByRole("navigation", { name: "Admin" })
+      .getByRole("link", { name: "Self-referrals" })
+      .click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Self-referrals");
+    const row = page.getByRole("listitem", { name: `Referral of ${email}` });
+    await expect(row).toBeVisible({ timeout: 30_000 });
+    await expect(row).toContainText(referrer.email);
+    await expect(row).toContainText("The same sign-up device and address");
+    await referrer.api.dispose();
   });
 });

@@ -39,6 +39,7 @@ const table: Record<string, { payload?: object; query?: string }> = {
   "GET /admin/orders": {},
   "POST /admin/orders/:id/refund": { payload: reason },
   "GET /admin/payouts/export": {},
+  "GET /admin/referral-flags": {},
   "GET /admin/reports": {},
   "POST /admin/reports/:id/dismiss": { payload: reason },
   "POST /admin/reports/:id/takedown": { payload: reason },

@@ -9,6 +9,7 @@ import {
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminAuditLog, payouts, users } from "../src/db/schema/index.ts";
+import { csvField } from "../src/lib/csv.ts";
 import { decimalAmount, xmlText } from "../src/modules/admin/exports-pain001.ts";
 import { post } from "../src/modules/wallet/ledger.ts";
 import { holdReleased, orderPaid, splitSale } from "../src/modules/wallet/postings.ts";
@@ -329,5 +330,45 @@ describe(`the payouts bank export (${dbKind})`, () => {
     } finally {
       await bare.close();
     }
+  });
+  it("keeps negative amounts numeric in every CSV while neutralising formulas", async () => {
+    // The field rule itself: numbers stay numbers, anything a spreadsheet would evaluate is quoted.
+    expect(["-12.50", "12.50", "-0.01", "1234", "-7"].map(csvField)).toEqual([
+      "-12.50",
+      "12.50",
+      "-0.01",
+      "1234",
+      "-7",
+    ]);
+    expect(
+      ["=cmd", "+cmd", "@cmd", "-cmd", "\tcmd", "\rcmd", "-1+2", "-12.50e3", "- 1"].map(csvField),
+    ).toEqual(["'=cmd", "'+cmd", "'@cmd", "'-cmd", "'\tcmd", '"\'\rcmd"', "'-1+2", "'-12.50e3", "'- 1"]);
+
+    // The creator's transactions CSV: a payout request is a negative movement of the available balance.
+    const account = await insertAccount(ctx.database, { onboarded: true });
+    await insertApprovedIdentity(ctx.database, account.id);
+    const cookie = await directSessionCookie(ctx.database, account.id);
+    const bank = await call("POST", "/profile/bank-accounts", cookie, {
+      holderName: "-cmd|' /C calc'!A0",
+      iban: "DE89370400440532013000",
+    });
+    expect(bank.statusCode, bank.body).toBe(201);
+    await credit(account.id, 1250, "EUR");
+    const payout = await call("POST", "/profile/payout", cookie, {
+      bankAccountId: bank.json<BankAccount>().id,
+      currency: "EUR",
+      amount: 1250,
+    });
+    expect(payout.statusCode, payout.body).toBe(201);
+    const mine = await call("GET", "/transactions.csv", cookie);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.body).toContain(",payout_requested,available,-12.50,EUR,");
+    expect(mine.body).not.toContain("'-12.50");
+
+    // The admin's payouts CSV: the holder's "-cmd" text is neutralised, the amount is a number.
+    const payoutId = payout.json<Payout>().id;
+    const csv = await call("GET", "/admin/payouts/export?format=csv&status=requested", admin.cookie);
+    const line = csv.body.split("\r\n").find((l) => l.startsWith(payoutId)) ?? "";
+    expect(line).toContain(`${payoutId},'-cmd|' /C calc'!A0,DE89370400440532013000,,12.50,EUR,`);
   });
 });

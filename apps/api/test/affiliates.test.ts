@@ -10,7 +10,7 @@ import type {
 import { campaignTokenSchema } from "@salelink/contracts";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commissionClaims, orders, users } from "../src/db/schema/index.ts";
+import { campaigns, commissionClaims, orders, users } from "../src/db/schema/index.ts";
 import { releaseHoldsAsOf } from "../src/modules/checkout/events.ts";
 import { auditLedger, balancesOf, post } from "../src/modules/wallet/ledger.ts";
 import {
@@ -119,6 +119,23 @@ async function refund(orderId: string) {
   expect((await order(orderId)).status).toBe("refunded");
 }
 
+/** Every table's rows, hashed: equal digests mean nothing was written in between. */
+async function databaseDigest(): Promise<Record<string, string>> {
+  const tables = (
+    (await ctx.database.db.execute(
+      sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+    )) as unknown as { rows: { name: string }[] }
+  ).rows;
+  const digest: Record<string, string> = {};
+  for (const { name } of tables) {
+    const res = (await ctx.database.db.execute(
+      sql`select md5(coalesce(string_agg(t::text, ',' order by t::text), '')) as d from ${sql.identifier(name)} t`,
+    )) as unknown as { rows: { d: string }[] };
+    digest[name] = res.rows[0]?.d ?? "";
+  }
+  return digest;
+}
+
 const release = (ids: string[]) =>
   releaseHoldsAsOf(ctx.database.db, new Date(Date.now() + 8 * 86_400_000), ids);
 
@@ -143,24 +160,50 @@ describe("campaigns", () => {
     expect((await call("POST", "/campaigns/claim")).statusCode).toBe(401);
   });
 
-  it("gives a first campaign on the first visit, once, and creates more with their own tokens", async () => {
+  it("reads campaigns without writing anything; an account without one creates it", async () => {
+    const before = await databaseDigest();
     const [first, again] = await Promise.all([list(referrer), list(referrer)]);
-    expect(first.items).toHaveLength(1);
-    expect(again.items.map((c) => c.id)).toEqual(first.items.map((c) => c.id));
-    const made = first.items[0];
-    expect(made).toMatchObject({ name: "My link", status: "active", clicks: 0, signups: 0, sales: 0 });
-    expect(campaignTokenSchema.safeParse(made?.token).success).toBe(true);
-    expect(made?.shareUrl).toBe(`https://salelink.example/?ref=${made?.token}`);
-    expect(first.rules).toEqual({ commissionBps: 2000, durationMonths: 12, holdDays: 7, cookieDays: 30 });
+    // The attack of the pentest: a GET that created a campaign. It changes nothing now.
+    expect(first.items).toEqual([]);
+    expect(again.items).toEqual([]);
+    expect(await databaseDigest()).toEqual(before);
+    expect(first.rules).toEqual({
+      commissionBps: 2000,
+      durationMonths: 12,
+      holdDays: 7,
+      cookieDays: 30,
+      clicksPerAddress: 3,
+    });
+
+    const made = (
+      await call("POST", "/campaigns", { name: "My link" }, referrer.cookie)
+    ).json<CampaignView>();
+    expect(made).toMatchObject({
+      name: "My link",
+      status: "active",
+      clicks: 0,
+      filteredClicks: 0,
+      signups: 0,
+    });
+    expect(campaignTokenSchema.safeParse(made.token).success).toBe(true);
+    expect(made.shareUrl).toBe(`https://salelink.example/?ref=${made.token}`);
 
     const res = await call("POST", "/campaigns", { name: "  Newsletter " }, referrer.cookie);
     expect(res.statusCode, res.body).toBe(201);
     const created = res.json<CampaignView>();
     expect(created.name).toBe("Newsletter");
     expect(created.token).toMatch(/^[A-Za-z0-9_-]{16}$/);
-    expect(created.token).not.toBe(made?.token);
+    expect(created.token).not.toBe(made.token);
     expect((await list(referrer)).items.map((c) => c.id)).toContain(created.id);
     expect((await call("POST", "/campaigns", { name: "" }, referrer.cookie)).statusCode).toBe(400);
+  });
+
+  it("gives every new account its first campaign at sign-up, named in its language", async () => {
+    const email = `first-${Date.now().toString(36)}@example.test`;
+    expect((await signUp(ctx, { email, locale: "fr" })).statusCode).toBe(201);
+    const id = await userId(ctx.database, email);
+    const mine = await ctx.database.db.select().from(campaigns).where(eq(campaigns.ownerId, id));
+    expect(mine.map((c) => [c.name, c.status])).toEqual([["Mon lien", "active"]]);
   });
 
   it("renames, archives and unarchives; an archived campaign's token attributes no sign-up", async () => {
@@ -418,7 +461,9 @@ describe("commissions", () => {
     const one = (
       await call("GET", `/campaigns/stats?days=1&campaignId=${campaign.id}`, undefined, referrer.cookie)
     ).json<CampaignStats>();
-    expect(one.days).toEqual([{ date: days.at(-1)?.date, clicks: 0, botClicks: 0, signups: 1 }]);
+    expect(one.days).toEqual([
+      { date: days.at(-1)?.date, clicks: 0, botClicks: 0, filteredClicks: 0, signups: 1 },
+    ]);
   });
 
   it("refuses to claim, and moves nothing, when the orders and the ledger disagree", async () => {

@@ -1,7 +1,9 @@
+import type { CampaignList, CampaignStats } from "@salelink/contracts";
 import { type SQL, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { buildApp } from "../src/app.ts";
 import { clickCounts, clickDays } from "../src/modules/affiliates/clicks-queries.ts";
-import { errorOf, insertCampaign } from "./accounts-helpers.ts";
+import { directSessionCookie, errorOf, insertCampaign } from "./accounts-helpers.ts";
 import { createUser, dbKind, type TestContext, testApp } from "./helpers.ts";
 
 const browser =
@@ -71,15 +73,64 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
 
     await ctx.app.close();
     const counts = await clickCounts(ctx.database.db, [campaign.id, other.id]);
-    expect(counts.get(campaign.id)).toEqual({ clicks: 5, botClicks: 0 });
-    expect(counts.get(other.id)).toEqual({ clicks: 1, botClicks: 0 });
+    expect(counts.get(campaign.id)).toEqual({ clicks: 5, botClicks: 0, filteredClicks: 0 });
+    expect(counts.get(other.id)).toEqual({ clicks: 1, botClicks: 0, filteredClicks: 0 });
     expect(await clickDays(ctx.database.db, [campaign.id, other.id], "2026-03-01")).toEqual([
-      { date: "2026-03-10", clicks: 5, botClicks: 0 },
-      { date: "2026-03-11", clicks: 1, botClicks: 0 },
+      { date: "2026-03-10", clicks: 5, botClicks: 0, filteredClicks: 0 },
+      { date: "2026-03-11", clicks: 1, botClicks: 0, filteredClicks: 0 },
     ]);
     expect(await clickDays(ctx.database.db, [campaign.id], "2026-03-11")).toEqual([
-      { date: "2026-03-11", clicks: 1, botClicks: 0 },
+      { date: "2026-03-11", clicks: 1, botClicks: 0, filteredClicks: 0 },
     ]);
+  });
+
+  it("does not let one address multiply its clicks by rotating user agents; the rest shows as filtered", async () => {
+    ctx = await testApp(slow);
+    const owner = await createUser(ctx.database);
+    const campaign = await insertCampaign(ctx.database, owner.id);
+    const allowance = ctx.config.CLICK_ADDRESS_ALLOWANCE;
+    expect(allowance).toBe(3);
+    // The attack: 40 calls, 40 user agents (and 40 different cookies), one address.
+    for (let i = 0; i < 40; i += 1) {
+      const res = await ctx.app.inject({
+        method: "PATCH",
+        url: `/campaigns/clicks/${campaign.token}`,
+        payload: { token: campaign.token },
+        remoteAddress: "198.51.100.50",
+        headers: { "user-agent": `${browser} build/${i}`, cookie: `sl_ref=${i}; visitor=${i}` },
+      });
+      // The answer does not tell a filtered visit from a counted one.
+      expect(res.statusCode).toBe(204);
+    }
+    // An IPv6 client picking addresses in its /64 is one address too.
+    for (let i = 1; i <= 10; i += 1) {
+      await click(ctx, campaign.token, { ip: `2001:db8:aa:bb::${i.toString(16)}`, ua: `${browser} v6/${i}` });
+    }
+    // Another visitor on another address still counts.
+    await click(ctx, campaign.token, { ip: "198.51.100.51" });
+    await ctx.app.close();
+    expect((await clickCounts(ctx.database.db, [campaign.id])).get(campaign.id)).toEqual({
+      clicks: 2 * allowance + 1,
+      botClicks: 0,
+      filteredClicks: 40 - allowance + 10 - allowance,
+    });
+
+    // The affiliate sees the filtered visits next to the clicks, on the campaign and per day.
+    const reader = await buildApp({ config: ctx.config, db: ctx.database.db });
+    try {
+      const cookie = await directSessionCookie(ctx.database, owner.id);
+      const list = (await reader.inject({ url: "/campaigns", headers: { cookie } })).json<CampaignList>();
+      expect(list.items.find((c) => c.id === campaign.id)).toMatchObject({
+        clicks: 7,
+        filteredClicks: 44,
+      });
+      const stats = (
+        await reader.inject({ url: `/campaigns/stats?campaignId=${campaign.id}&days=1`, headers: { cookie } })
+      ).json<CampaignStats>();
+      expect(stats.days.at(-1)).toMatchObject({ clicks: 7, filteredClicks: 44 });
+    } finally {
+      await reader.close();
+    }
   });
 
   it("counts bots and link-preview fetchers apart, once per hour each", async () => {
@@ -96,7 +147,7 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
     for (const ua of bots) expect((await click(ctx, campaign.token, { ua })).statusCode).toBe(204);
     await click(ctx, campaign.token, { ua: "curl/8.5.0" });
     await click(ctx, campaign.token, { ua: browser });
-    expect(await countsAfterClose(ctx, campaign.id)).toEqual({ clicks: 1, botClicks: 5 });
+    expect(await countsAfterClose(ctx, campaign.id)).toEqual({ clicks: 1, botClicks: 5, filteredClicks: 0 });
   });
 
   it("answers the same 204 for unknown and archived tokens, and counts nothing", async () => {
@@ -124,7 +175,7 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
     expect(errorOf(mismatch).errors?.token).toEqual(["The token must be the one in the address."]);
     expect((await click(ctx, campaign.token, {}, {})).statusCode).toBe(400);
     expect((await click(ctx, "a b", {}, { token: "a b" })).statusCode).toBe(400);
-    expect(await countsAfterClose(ctx, campaign.id)).toEqual({ clicks: 0, botClicks: 0 });
+    expect(await countsAfterClose(ctx, campaign.id)).toEqual({ clicks: 0, botClicks: 0, filteredClicks: 0 });
   });
 
   it("lets the web origin through, anonymously", async () => {
@@ -147,7 +198,7 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
     });
     expect(preflight.statusCode).toBe(204);
     expect(String(preflight.headers["access-control-allow-methods"])).toContain("PATCH");
-    expect(await countsAfterClose(ctx, campaign.id)).toEqual({ clicks: 1, botClicks: 0 });
+    expect(await countsAfterClose(ctx, campaign.id)).toEqual({ clicks: 1, botClicks: 0, filteredClicks: 0 });
   });
 
   it("stores no client address anywhere in the database", async () => {
@@ -157,7 +208,7 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
     const ip = "203.0.113.199";
     await click(ctx, campaign.token, { ip });
     await click(ctx, campaign.token, { ip, ua: "Slackbot 1.0" });
-    expect(await countsAfterClose(ctx, campaign.id)).toEqual({ clicks: 1, botClicks: 1 });
+    expect(await countsAfterClose(ctx, campaign.id)).toEqual({ clicks: 1, botClicks: 1, filteredClicks: 0 });
     const tables = await rowsOf<{ name: string }>(
       ctx,
       sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
@@ -184,7 +235,8 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
     for (let i = 0; i < n; i += 1) {
       const campaign = campaigns[i % 2];
       if (!campaign) throw new Error("no campaign");
-      expect((await click(ctx, campaign.token, { ua: `${browser} visitor/${i}` })).statusCode).toBe(204);
+      const visitor = { ua: `${browser} visitor/${i}`, ip: `198.51.${Math.floor(i / 100)}.${i % 100}` };
+      expect((await click(ctx, campaign.token, visitor)).statusCode).toBe(204);
     }
     expect(writes).not.toHaveBeenCalled();
     await ctx.app.close();
@@ -195,8 +247,8 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
       campaigns.map((c) => c.id),
     );
     expect([...counts.values()]).toEqual([
-      { clicks: n / 2, botClicks: 0 },
-      { clicks: n / 2, botClicks: 0 },
+      { clicks: n / 2, botClicks: 0, filteredClicks: 0 },
+      { clicks: n / 2, botClicks: 0, filteredClicks: 0 },
     ]);
   });
 
@@ -208,7 +260,7 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
     await vi.waitFor(
       async () => {
         const counts = await clickCounts(ctx.database.db, [campaign.id]);
-        expect(counts.get(campaign.id)).toEqual({ clicks: 1, botClicks: 0 });
+        expect(counts.get(campaign.id)).toEqual({ clicks: 1, botClicks: 0, filteredClicks: 0 });
       },
       { timeout: 3000, interval: 50 },
     );
@@ -228,6 +280,7 @@ describe(`click counts reads (${dbKind})`, () => {
     expect((await clickCounts(ctx.database.db, [campaign.id])).get(campaign.id)).toEqual({
       clicks: 0,
       botClicks: 0,
+      filteredClicks: 0,
     });
     expect((await clickCounts(ctx.database.db, [])).size).toBe(0);
     expect(await clickDays(ctx.database.db, [], "2026-01-01")).toEqual([]);

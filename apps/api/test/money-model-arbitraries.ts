@@ -9,8 +9,10 @@ import {
   ProviderRefund,
   Redeliver,
   ReleaseHolds,
+  ShareReferrerIban,
   Withdraw,
 } from "./money-model-commands.ts";
+import { LateSale } from "./money-model-oversell.ts";
 import { Race } from "./money-model-races.ts";
 
 /* The random operations of the money model, and how often each is drawn. */
@@ -29,6 +31,10 @@ const buy = fc
     currency,
   })
   .map((p) => new Buy(p));
+/** A stock of 1 sold, then a declined buyer's retry succeeds at the provider: refunded (issue 16). */
+const lateSale = fc
+  .record({ seller: user, price: fc.integer({ min: 100, max: 6000 }), currency })
+  .map((p): Cmd => new LateSale(p));
 
 const release = fc
   .record({
@@ -84,4 +90,6 @@ export const moneyCommands: fc.Arbitrary<Cmd>[] = [
   fc
     .record({ order: index, amount: fc.oneof(fc.constant(null), fc.integer({ min: 1_000, max: 4_000 })) })
     .map((p): Cmd => new Race(p)),
+  fc.record({ user: fc.constantFrom(1, 2) }).map((p): Cmd => new ShareReferrerIban(p)),
+  lateSale,
 ];

@@ -299,3 +299,26 @@ export class PayoutOutcome implements Cmd {
   }
   toString = () => `payout(${this.p.action}, payout ${this.p.payout}, ×${this.p.times})`;
 }
+
+/**
+ * A referred user adds its referrer's IBAN as a payout account (issue 16, self-referral): its
+ * unclaimed commissions are voided, one reversal per order, a claimed one stays, later sales earn
+ * nothing. The bank account itself is added either way.
+ */
+export class ShareReferrerIban implements Cmd {
+  constructor(readonly p: { user: number }) {}
+  check = () => true;
+  async run(m: MoneyModel, w: World) {
+    const user = userOf(w, this.p.user);
+    const referrer = m.referrers[this.p.user];
+    const iban = userOf(w, referrer ?? 0).iban;
+    const res = await call(w.ctx, "POST", "/profile/bank-accounts", user.cookie, {
+      holderName: "Ada Lovelace",
+      iban,
+    });
+    expectStatus(res, 201, "bank account");
+    if (referrer !== null && referrer !== undefined) m.selfReferral(this.p.user);
+    await checkInvariants(w, m);
+  }
+  toString = () => `shareReferrerIban(u${this.p.user})`;
+}

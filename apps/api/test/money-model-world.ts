@@ -3,7 +3,7 @@ import {
   type BankAccount,
   bankAccountSchema,
   type Currency,
-  campaignListSchema,
+  campaignSchema,
   creatorProfileSchema,
   walletSchema,
 } from "@salelink/contracts";
@@ -37,6 +37,8 @@ export interface RunUser {
   cookie: string;
   profileId: string;
   bankId: string;
+  /** Each user's own IBAN: a referred user sharing its referrer's is a self-referral. */
+  iban: string;
 }
 
 export interface World {
@@ -72,6 +74,15 @@ export const resultOf = (res: LightMyRequestResponse): string => {
 let passwordHash: Promise<string> | null = null;
 
 /** An onboarded account with an approved identity, a creator profile and a bank account. */
+/** A valid German IBAN of its own for each run user (ISO 13616 check digits). */
+export function testIban(): string {
+  const bban = `37040044${String(randomBytes(5).readUIntBE(0, 5) % 10_000_000_000).padStart(10, "0")}`;
+  const digits = `${bban}131400`;
+  let rest = 0;
+  for (const d of digits) rest = (rest * 10 + Number(d)) % 97;
+  return `DE${String(98 - rest).padStart(2, "0")}${bban}`;
+}
+
 async function runUser(ctx: TestContext, referredByCampaignId: string | null): Promise<RunUser> {
   passwordHash ??= hashPassword("money-model-password");
   const [row] = await ctx.database.db
@@ -90,9 +101,10 @@ async function runUser(ctx: TestContext, referredByCampaignId: string | null): P
   const handle = `m_${randomBytes(5).toString("hex")}`;
   const profile = await call(ctx, "POST", "/profiles", cookie, { displayName: "Ada", handle });
   expectStatus(profile, 201, "profile");
+  const iban = testIban();
   const bank = await call(ctx, "POST", "/profile/bank-accounts", cookie, {
     holderName: "Ada Lovelace",
-    iban: "DE89370400440532013000",
+    iban,
   });
   expectStatus(bank, 201, "bank account");
   const bankAccount: BankAccount = bankAccountSchema.parse(bank.json());
@@ -101,6 +113,7 @@ async function runUser(ctx: TestContext, referredByCampaignId: string | null): P
     cookie,
     profileId: creatorProfileSchema.parse(profile.json()).id,
     bankId: bankAccount.id,
+    iban,
   };
 }
 
@@ -113,10 +126,10 @@ export async function newWorld(
   admin: string,
 ): Promise<{ world: World; referrers: (number | null)[] }> {
   const affiliate = await runUser(ctx, null);
-  const campaigns = await call(ctx, "GET", "/campaigns", affiliate.cookie);
-  expectStatus(campaigns, 200, "campaigns");
-  const campaign = campaignListSchema.parse(campaigns.json()).items[0];
-  if (!campaign) throw new Error("no default campaign");
+  // A campaign is made by a write (sign-up or this), never by reading the list.
+  const created = await call(ctx, "POST", "/campaigns", affiliate.cookie, { name: "My link" });
+  expectStatus(created, 201, "campaign");
+  const campaign = campaignSchema.parse(created.json());
   const others = await Promise.all([
     runUser(ctx, campaign.id),
     runUser(ctx, campaign.id),

@@ -48,6 +48,8 @@ export interface ModelOrder {
   claimed: boolean;
   /** An admin asked for its refund (the console refuses a second ask). */
   refundAsked: boolean;
+  /** Its unclaimed commission was taken back: the seller turned out to be its referrer's own account. */
+  voided: boolean;
   /** Every provider event id delivered for this order, with the result of its first delivery. */
   events: Map<string, "applied" | "ignored">;
 }
@@ -65,6 +67,8 @@ export class MoneyModel {
   readonly payouts: ModelPayout[] = [];
   /** Claims posted per user: one ledger transaction per currency of each. */
   readonly claimPostings: number[];
+  /** Referred users found sharing their referrer's IBAN: self-referrals, earning nothing from then on. */
+  readonly selfReferred: boolean[];
   private readonly balances: Map<Currency, Balances>[];
 
   constructor(
@@ -74,6 +78,7 @@ export class MoneyModel {
   ) {
     this.balances = referrers.map(() => new Map());
     this.claimPostings = referrers.map(() => 0);
+    this.selfReferred = referrers.map(() => false);
   }
 
   /** A deep copy: concurrent operations are checked against each order they could have run in. */
@@ -92,6 +97,7 @@ export class MoneyModel {
     );
     this.payouts.splice(0, this.payouts.length, ...other.payouts.map((p) => ({ ...p })));
     this.claimPostings.splice(0, this.claimPostings.length, ...other.claimPostings);
+    this.selfReferred.splice(0, this.selfReferred.length, ...other.selfReferred);
     this.balances.splice(
       0,
       this.balances.length,
@@ -128,7 +134,7 @@ export class MoneyModel {
     currency: Currency;
     gross: number;
   }) {
-    const referrer = this.referrers[p.seller] ?? null;
+    const referrer = this.selfReferred[p.seller] ? null : (this.referrers[p.seller] ?? null);
     const fee = roundedShare(p.gross, this.rules.feeBps);
     const commission = referrer === null ? 0 : roundedShare(fee, this.rules.commissionBps);
     const order: ModelOrder = {
@@ -141,6 +147,7 @@ export class MoneyModel {
       released: false,
       claimed: false,
       refundAsked: false,
+      voided: false,
       events: new Map([[p.eventId, "applied"]]),
     };
     this.orders.push(order);
@@ -179,6 +186,25 @@ export class MoneyModel {
     const ref = this.balance(o.referrer, o.currency);
     if (!o.released) ref.affiliatePending -= o.commission;
     else if (!o.claimed) ref.affiliateClaimable -= o.commission;
+  }
+
+  /**
+   * `user` adds its referrer's IBAN: a self-referral (issue 16). Its unclaimed commissions go back to
+   * the platform, one reversal each; a claimed one stays claimed; later sales earn nothing.
+   */
+  selfReferral(user: number) {
+    const referrer = this.referrers[user] ?? null;
+    if (referrer === null || this.selfReferred[user]) return;
+    this.selfReferred[user] = true;
+    for (const o of this.orders) {
+      if (o.seller !== user || o.referrer !== referrer || o.status !== "paid" || o.claimed) continue;
+      if (o.commission === 0) continue;
+      const b = this.balance(referrer, o.currency);
+      if (o.released) b.affiliateClaimable -= o.commission;
+      else b.affiliatePending -= o.commission;
+      o.commission = 0;
+      o.voided = true;
+    }
   }
 
   /** What a claim by `user` moves, per currency; empty when nothing is claimable. */
@@ -273,6 +299,7 @@ export class MoneyModel {
       add("order_paid", o.id, 1);
       add("hold_release", o.id, o.released ? 1 : 0);
       add("refund", o.id, o.status === "refunded" ? 1 : 0);
+      add("commission_void", o.id, o.voided ? 1 : 0);
     }
     for (const p of this.payouts) {
       add("payout_requested", p.id, 1);

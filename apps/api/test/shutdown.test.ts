@@ -12,7 +12,7 @@ import { jobs } from "../src/db/schema/index.ts";
 import { clickCounts } from "../src/modules/affiliates/clicks-queries.ts";
 import { revalidateJob } from "../src/modules/catalogue/revalidate.ts";
 import { insertAccount, insertCampaign } from "./accounts-helpers.ts";
-import { dbKind, testDatabase } from "./helpers.ts";
+import { dbKind, TEST_APP_SECRET, testDatabase } from "./helpers.ts";
 
 /*
  * The real server, spawned as in production, shut down by SIGTERM with work in every stage:
@@ -126,6 +126,7 @@ async function spawnServer(overrides: Record<string, string>) {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? tmpdir(),
     NODE_ENV: "test",
+    APP_SECRET: TEST_APP_SECRET,
     LOG_LEVEL: "info",
     API_HOST: "127.0.0.1",
     API_PORT: "0",
@@ -207,6 +208,8 @@ describe(`graceful shutdown of the real server (${dbKind})`, () => {
       SHUTDOWN_TIMEOUT_MS: "60000",
       // Clicks stay in the buffer until the shutdown's flush.
       CLICK_FLUSH_MS: "60000",
+      // Ten visitors from one (loopback) address: all of them count.
+      CLICK_ADDRESS_ALLOWANCE: "10",
       JOBS_CONCURRENCY: "2",
       WEB_REVALIDATE_URL: `http://127.0.0.1:${webPort}/api/revalidate`,
       WEB_REVALIDATE_SECRET: "s".repeat(32),
@@ -269,6 +272,7 @@ describe(`graceful shutdown of the real server (${dbKind})`, () => {
       expect((await clickCounts(database.db, [campaign.id])).get(campaign.id)).toEqual({
         clicks: 10,
         botClicks: 0,
+        filteredClicks: 0,
       });
       const rows = await database.db
         .select({ id: jobs.id, status: jobs.status, attempts: jobs.attempts, lockedBy: jobs.lockedBy })
@@ -319,10 +323,10 @@ describe(`graceful shutdown of the real server (${dbKind})`, () => {
 describe("shutdown limits", () => {
   it("refuses a drain that does not fit in the hard limit", async () => {
     const { loadConfig } = await import("../src/config.ts");
-    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: "5000", SHUTDOWN_TIMEOUT_MS: "5000" })).toThrow(
-      /SHUTDOWN_DRAIN_MS/,
-    );
-    expect(loadConfig({ NODE_ENV: "test" }).shutdownDrainMs).toBe(0);
+    expect(() =>
+      loadConfig({ APP_SECRET: TEST_APP_SECRET, SHUTDOWN_DRAIN_MS: "5000", SHUTDOWN_TIMEOUT_MS: "5000" }),
+    ).toThrow(/SHUTDOWN_DRAIN_MS/);
+    expect(loadConfig({ NODE_ENV: "test", APP_SECRET: TEST_APP_SECRET }).shutdownDrainMs).toBe(0);
     expect(
       loadConfig({ NODE_ENV: "production", APP_SECRET: "x".repeat(32), ALLOW_SANDBOX_PROVIDERS: "true" })
         .shutdownDrainMs,

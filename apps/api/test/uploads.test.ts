@@ -80,11 +80,11 @@ describe("POST /upload", () => {
     expect(Object.keys(file).sort()).toEqual(
       ["contentType", "createdAt", "id", "kind", "originalName", "sizeBytes"].sort(),
     );
-    expect(res.body).not.toContain("uploads/");
+    expect(res.body).not.toContain("originals/");
 
     const row = await rowOf(file.id);
     expect(row).toMatchObject({ kind: "image", contentType: "image/png", sizeBytes: PNG.length });
-    expect(row?.storageKey).toMatch(/^uploads\//);
+    expect(row?.storageKey).toMatch(/^originals\//);
     const { storage } = ctx.app.services;
     expect(await storage.head(row?.storageKey ?? "")).toEqual({ size: PNG.length, contentType: "image/png" });
     expect((await storage.head(row?.coverKey ?? ""))?.contentType).toBe("image/webp");
@@ -164,7 +164,11 @@ describe("GET /files/*", () => {
     const row = await rowOf(res.json<UploadedFile>().id);
     const key = row?.storageKey ?? "";
     const signed = new URL(
-      await ctx.app.services.storage.signedUrl(key, { expiresInSeconds: 60, downloadName: "Mon doc.pdf" }),
+      await ctx.app.services.storage.signedUrl(key, {
+        purpose: "original-download",
+        expiresInSeconds: 60,
+        downloadName: "Mon doc.pdf",
+      }),
     );
     const url = `${signed.pathname}${signed.search}`;
     const ok = await ctx.app.inject({ method: "GET", url });

@@ -40,6 +40,11 @@ export const campaignSchema = z.object({
   clicks: z.number().int(),
   /** Bots and link-preview fetchers, counted apart. */
   botClicks: z.number().int(),
+  /**
+   * Visits not counted as clicks: more distinct visitors from one address in an hour than the
+   * allowance (one machine rotating user agents or cookies). Shown apart, never as clicks.
+   */
+  filteredClicks: z.number().int(),
   signups: z.number().int(),
   /** Paid sales of the referred accounts within their commission period, net of refunds. */
   sales: z.number().int(),
@@ -62,6 +67,8 @@ export const campaignListSchema = z.object({
     durationMonths: z.number().int(),
     holdDays: z.number().int(),
     cookieDays: z.number().int(),
+    /** Distinct visitors one address may add to a campaign's clicks per hour; past it, filtered. */
+    clicksPerAddress: z.number().int(),
   }),
 });
 export type CampaignList = z.infer<typeof campaignListSchema>;
@@ -77,6 +84,7 @@ export const campaignStatsSchema = z.object({
       date: z.iso.date(),
       clicks: z.number().int(),
       botClicks: z.number().int(),
+      filteredClicks: z.number().int(),
       signups: z.number().int(),
     }),
   ),
@@ -132,3 +140,22 @@ export const claimResponseSchema = z.object({
   claims: moneyByCurrency,
 });
 export type ClaimResponse = z.infer<typeof claimResponseSchema>;
+
+/** The strong signal a flagged referral shared with its referrer (issue 16, self-referral). */
+export const referralFlagSignals = ["email", "signup_device", "iban"] as const;
+export const referralFlagSignalSchema = z.enum(referralFlagSignals);
+
+/** GET /admin/referral-flags: self-referrals, newest first; they earn nothing from their flag on. */
+export const adminReferralFlagListSchema = z.object({
+  items: z.array(
+    z.object({
+      referred: z.object({ id: z.uuid(), email: z.string() }),
+      referrer: z.object({ id: z.uuid(), email: z.string() }),
+      signal: referralFlagSignalSchema,
+      flaggedAt: z.iso.datetime(),
+      /** Unclaimed commissions taken back (one reversal per order). */
+      voidedCommissions: z.number().int(),
+    }),
+  ),
+});
+export type AdminReferralFlagList = z.infer<typeof adminReferralFlagListSchema>;

@@ -16,5 +16,6 @@ export * from "./locales.ts";
 export * from "./maintenance.ts";
 export * from "./payouts.ts";
 export * from "./profile.ts";
+export * from "./return-path.ts";
 export * from "./uploads.ts";
 export * from "./wallet.ts";

@@ -51,3 +51,16 @@ export const uploadRejectionTexts = {
   maxFiles: "Max files",
   maxTotalSize: "Maximum total size exceeded",
 } as const;
+
+/**
+ * GET /profile/storage: the caller's storage, what the quota allows and what is left of the hour's
+ * uploads. Uploads attached to nothing are counted until their cleanup removes them.
+ */
+export const uploadUsageSchema = z.object({
+  usedBytes: z.number().int().nonnegative(),
+  quotaBytes: z.number().int().positive(),
+  uploadsPerHour: z.number().int().positive(),
+  /** How long an upload attached to no link or profile is kept, in hours. */
+  unattachedTtlHours: z.number().positive(),
+});
+export type UploadUsage = z.infer<typeof uploadUsageSchema>;

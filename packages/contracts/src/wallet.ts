@@ -22,6 +22,8 @@ export const transactionKinds = [
   "payout_requested",
   "payout_paid",
   "payout_failed",
+  /** An unclaimed commission of a self-referral, taken back by the platform. */
+  "commission_void",
 ] as const;
 export const transactionKindSchema = z.enum(transactionKinds);
 export type TransactionKind = z.infer<typeof transactionKindSchema>;

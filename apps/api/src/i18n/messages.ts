@@ -2,9 +2,11 @@ import type { Locale } from "@salelink/contracts";
 import { adminMessages } from "./catalogue/admin.ts";
 import { adminOpsMessages } from "./catalogue/admin-ops.ts";
 import { affiliateMessages } from "./catalogue/affiliates.ts";
+import { checkoutMessages } from "./catalogue/checkout.ts";
 import { clickMessages } from "./catalogue/clicks.ts";
 import { identityMessages } from "./catalogue/identity.ts";
 import { payoutMessages } from "./catalogue/payouts.ts";
+import { uploadMessages } from "./catalogue/uploads.ts";
 
 export type Catalogue = Record<string, { fr: string; es: string }>;
 
@@ -16,9 +18,11 @@ export const messages: Catalogue = {
   ...adminMessages,
   ...adminOpsMessages,
   ...affiliateMessages,
+  ...checkoutMessages,
   ...clickMessages,
   ...identityMessages,
   ...payoutMessages,
+  ...uploadMessages,
   // Errors
   "Some fields are invalid.": {
     fr: "Certains champs ne sont pas valides.",
@@ -91,6 +95,14 @@ export const messages: Catalogue = {
   "The password is not correct.": {
     fr: "Le mot de passe n'est pas correct.",
     es: "La contraseña no es correcta.",
+  },
+  "Enter your current password.": {
+    fr: "Saisissez votre mot de passe actuel.",
+    es: "Introduce tu contraseña actual.",
+  },
+  "Choose a password to finish confirming your address.": {
+    fr: "Choisissez un mot de passe pour terminer la confirmation de votre adresse.",
+    es: "Elige una contraseña para terminar de confirmar tu dirección.",
   },
   "Two-factor authentication is already on.": {
     fr: "L'authentification à deux facteurs est déjà activée.",

@@ -14,6 +14,7 @@ const items = [
   { href: "/admin/payouts", key: "payouts" },
   { href: "/admin/identity", key: "identity" },
   { href: "/admin/maintenance", key: "maintenance" },
+  { href: "/admin/referrals", key: "referrals" },
   { href: "/admin/audit", key: "audit" },
 ] as const;
 

@@ -172,6 +172,7 @@ export function CampaignCard({
       <dl className="aff-figures">
         <Figure term={t("clicks")} value={campaign.clicks} />
         <Figure term={t("bots")} value={campaign.botClicks} />
+        <Figure term={t("filtered")} value={campaign.filteredClicks} />
         <Figure term={t("signups")} value={campaign.signups} />
         <Figure term={t("sales")} value={campaign.sales} />
         <Figure term={t("pending")} value={money(campaign.pending)} />

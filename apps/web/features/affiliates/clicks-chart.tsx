@@ -18,7 +18,9 @@ function lastDays(rows: Day[], now: Date): Day[] {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return Array.from({ length: DAYS }, (_, i) => {
     const date = new Date(today - (DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10);
-    return rows.find((r) => r.date === date) ?? { date, clicks: 0, botClicks: 0, signups: 0 };
+    return (
+      rows.find((r) => r.date === date) ?? { date, clicks: 0, botClicks: 0, filteredClicks: 0, signups: 0 }
+    );
   });
 }
 
@@ -57,10 +59,11 @@ export function ClicksChart({ campaigns, version }: { campaigns: Campaign[]; ver
   const max = Math.max(1, ...days.map((d) => Math.max(d.clicks, d.signups)));
   const clicks = days.reduce((sum, d) => sum + d.clicks, 0);
   const bots = days.reduce((sum, d) => sum + d.botClicks, 0);
+  const filtered = days.reduce((sum, d) => sum + d.filteredClicks, 0);
   const signups = days.reduce((sum, d) => sum + d.signups, 0);
   const dayFormat = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" });
   const dayLabel = (date: string) => dayFormat.format(new Date(`${date}T00:00:00Z`));
-  const active = days.filter((d) => d.clicks + d.botClicks + d.signups > 0);
+  const active = days.filter((d) => d.clicks + d.botClicks + d.filteredClicks + d.signups > 0);
   const first = days[0];
   const last = days.at(-1);
   const bar = (d: Day, value: number, offset: number, kind: "clicks" | "signups") => {
@@ -121,6 +124,7 @@ export function ClicksChart({ campaigns, version }: { campaigns: Campaign[]; ver
             <span className="aff-key aff-key-clicks">{t("chartClicks", { count: clicks })}</span>
             <span className="aff-key aff-key-signups">{t("chartSignups", { count: signups })}</span>
             <span className="muted">{t("chartBots", { count: bots })}</span>
+            <span className="muted">{t("chartFiltered", { count: filtered })}</span>
           </figcaption>
           <svg
             role="img"
@@ -146,6 +150,7 @@ export function ClicksChart({ campaigns, version }: { campaigns: Campaign[]; ver
                   <th scope="col">{t("day")}</th>
                   <th scope="col">{t("clicks")}</th>
                   <th scope="col">{t("bots")}</th>
+                  <th scope="col">{t("filtered")}</th>
                   <th scope="col">{t("signups")}</th>
                 </tr>
               </thead>
@@ -155,6 +160,7 @@ export function ClicksChart({ campaigns, version }: { campaigns: Campaign[]; ver
                     <td>{dayLabel(d.date)}</td>
                     <td>{d.clicks}</td>
                     <td>{d.botClicks}</td>
+                    <td>{d.filteredClicks}</td>
                     <td>{d.signups}</td>
                   </tr>
                 ))}

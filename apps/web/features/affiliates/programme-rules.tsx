@@ -31,6 +31,10 @@ export function ProgrammeRules({ rules }: { rules: CampaignList["rules"] }) {
           <dt>{t("rulesAttribution")}</dt>
           <dd>{t("rulesAttributionValue", { days: rules.cookieDays })}</dd>
         </div>
+        <div>
+          <dt>{t("filtered")}</dt>
+          <dd>{t("filteredHint", { allowance: rules.clicksPerAddress })}</dd>
+        </div>
       </dl>
     </section>
   );

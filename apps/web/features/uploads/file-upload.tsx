@@ -6,6 +6,7 @@ import { type ChangeEvent, type DragEvent, useEffect, useRef, useState } from "r
 import { ApiError } from "@/lib/api.ts";
 import { runtimeConfig } from "@/lib/runtime-config.ts";
 import { toast } from "@/lib/toast.ts";
+import { StorageUsage, useStorageUsage } from "./storage-usage.tsx";
 import {
   type CheckResult,
   checkSelection,
@@ -83,6 +84,7 @@ export function FileUpload({
   const [dragging, setDragging] = useState(false);
   const handleRef = useRef<UploadHandle | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
+  const { usage, refresh: refreshUsage } = useStorageUsage();
 
   // An upload still running when the form closes is abandoned.
   useEffect(() => () => handleRef.current?.abort(), []);
@@ -99,7 +101,10 @@ export function FileUpload({
       case "tooSmall":
         return t("errors.tooSmallMin", { size: formatBytes(rules.minBytes, locale) });
       case "maxTotalSize":
-        return t("errors.maxTotalSizeMax", { size: formatBytes(rules.maxBytes, locale) });
+        // The account's storage quota (issue 16), as the API counts it.
+        return usage
+          ? t("storageFull", { quota: formatBytes(usage.quotaBytes, locale) })
+          : t("errors.maxTotalSize");
       case "maxFiles":
         return t("errors.maxFiles");
     }
@@ -146,6 +151,9 @@ export function FileUpload({
     } catch (err) {
       if (err instanceof UploadAborted) {
         toast.info(t("cancelled"));
+      } else if (err instanceof ApiError && err.status === 429) {
+        // Too many uploads this hour: the API's message, in the caller's language, says when again.
+        setRejection(err.body?.message ?? t("failed"));
       } else if (err instanceof ApiError) {
         const message = err.body?.errors?.file?.[0];
         const reason = serverRejection(message, err.status, (r) => t(`errors.${r}`));
@@ -156,6 +164,7 @@ export function FileUpload({
     } finally {
       handleRef.current = null;
       setBusy(null);
+      refreshUsage();
     }
   }
 
@@ -175,7 +184,13 @@ export function FileUpload({
 
   const message = rejection ?? error;
   const percent = progress ? Math.round(progress.fraction * 100) : 0;
-  const describedBy = [hint ? `${id}-hint` : null, message ? `${id}-error` : null].filter(Boolean).join(" ");
+  const describedBy = [
+    hint ? `${id}-hint` : null,
+    usage ? `${id}-usage` : null,
+    message ? `${id}-error` : null,
+  ]
+    .filter(Boolean)
+    .join(" ");
 
   return (
     <div className="field upload">
@@ -258,6 +273,7 @@ export function FileUpload({
           {hint}
         </small>
       )}
+      <StorageUsage id={`${id}-usage`} usage={usage} />
       {message && (
         <small id={`${id}-error`} className="field-error" role="alert">
           {message}

@@ -106,10 +106,11 @@ export function serverRejection(
   status: number,
   translated: (reason: Rejection) => string,
 ): Rejection | null {
-  if (status === 413) return "tooLarge";
-  if (!message) return null;
+  // The field's message first: a 413 is also the storage quota ('Maximum total size exceeded').
   for (const reason of Object.keys(uploadRejectionTexts) as Rejection[]) {
-    if (message === uploadRejectionTexts[reason] || message === translated(reason)) return reason;
+    if (message && (message === uploadRejectionTexts[reason] || message === translated(reason)))
+      return reason;
   }
+  if (status === 413) return "tooLarge";
   return null;
 }

@@ -15,6 +15,6 @@ export const affiliateMessages: Catalogue = {
     es: "Tus comisiones no se pueden reclamar en este momento. Inténtalo más tarde.",
   },
   "Nothing to change.": { fr: "Rien à modifier.", es: "No hay nada que cambiar." },
-  // The name of the campaign every account gets on its first visit to its affiliate page.
+  // The name of the campaign every account gets at sign-up.
   "My link": { fr: "Mon lien", es: "Mi enlace" },
 };

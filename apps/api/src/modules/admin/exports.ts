@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bankAccounts, payouts } from "../../db/schema/index.ts";
+import { csvField } from "../../lib/csv.ts";
 import { AppError } from "../../lib/errors.ts";
 import { ibanBox } from "../payouts/bank-accounts.ts";
 import { audit } from "./audit.ts";
@@ -56,13 +57,6 @@ async function payoutsToExport(db: DbOrTx, config: Config, query: PayoutExportQu
 
 /** What the payee's bank statement shows: whose payout it is, findable in the console by its id. */
 const reference = (config: Config, id: string) => `${config.PLATFORM_NAME} payout ${id}`;
-
-/** RFC 4180 fields; a leading =, +, - or @ is quoted away so spreadsheets never run it as a formula. */
-function csvField(value: string | null): string {
-  let text = value ?? "";
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 export function payoutsCsv(config: Config, rows: ExportRow[]): string {
   const header = ["id", "holder", "iban", "bic", "amount", "currency", "reference", "requested_at"];

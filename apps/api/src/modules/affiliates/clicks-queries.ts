@@ -11,6 +11,7 @@ import { campaignClickDays } from "../../db/schema/index.ts";
 export interface ClickCount {
   clicks: number;
   botClicks: number;
+  filteredClicks: number;
 }
 
 export interface ClickDay extends ClickCount {
@@ -20,20 +21,30 @@ export interface ClickDay extends ClickCount {
 
 const sumClicks = sql<number>`coalesce(sum(${campaignClickDays.clicks}), 0)::bigint`.mapWith(Number);
 const sumBots = sql<number>`coalesce(sum(${campaignClickDays.botClicks}), 0)::bigint`.mapWith(Number);
+const sumFiltered = sql<number>`coalesce(sum(${campaignClickDays.filteredClicks}), 0)::bigint`.mapWith(
+  Number,
+);
 
 /** Total clicks per campaign; every id asked for is in the map (zero when never clicked). */
 export async function clickCounts(
   db: DbOrTx,
   campaignIds: readonly string[],
 ): Promise<Map<string, ClickCount>> {
-  const counts = new Map<string, ClickCount>(campaignIds.map((id) => [id, { clicks: 0, botClicks: 0 }]));
+  const counts = new Map<string, ClickCount>(
+    campaignIds.map((id) => [id, { clicks: 0, botClicks: 0, filteredClicks: 0 }]),
+  );
   if (campaignIds.length === 0) return counts;
   const rows = await db
-    .select({ campaignId: campaignClickDays.campaignId, clicks: sumClicks, botClicks: sumBots })
+    .select({
+      campaignId: campaignClickDays.campaignId,
+      clicks: sumClicks,
+      botClicks: sumBots,
+      filteredClicks: sumFiltered,
+    })
     .from(campaignClickDays)
     .where(inArray(campaignClickDays.campaignId, [...campaignIds]))
     .groupBy(campaignClickDays.campaignId);
-  for (const row of rows) counts.set(row.campaignId, { clicks: row.clicks, botClicks: row.botClicks });
+  for (const { campaignId, ...count } of rows) counts.set(campaignId, count);
   return counts;
 }
 
@@ -48,7 +59,12 @@ export async function clickDays(
 ): Promise<ClickDay[]> {
   if (campaignIds.length === 0) return [];
   return db
-    .select({ date: campaignClickDays.day, clicks: sumClicks, botClicks: sumBots })
+    .select({
+      date: campaignClickDays.day,
+      clicks: sumClicks,
+      botClicks: sumBots,
+      filteredClicks: sumFiltered,
+    })
     .from(campaignClickDays)
     .where(and(inArray(campaignClickDays.campaignId, [...campaignIds]), gte(campaignClickDays.day, fromDay)))
     .groupBy(campaignClickDays.day)

@@ -27,7 +27,8 @@ const maxCachedTokens = 10_000;
 /**
  * `PATCH /campaigns/clicks/{token}`: a visit through a share link (spec section 3). Anyone may call
  * it, signed in or not. Every well-formed call gets the same empty 204, counted or not (unknown or
- * archived token, a repeat visit within the hour, a bot), so the answer tells nothing about tokens.
+ * archived token, a repeat visit within the hour, a bot, a visit past its address's allowance), so
+ * the answer tells nothing about tokens, nor about what is filtered.
  * The hot path touches neither the database nor a log: tokens come from memory, clicks go to the
  * buffer, which writes them in batches (clicks-buffer.ts).
  */
@@ -37,9 +38,11 @@ export const clickRoutes: FastifyPluginAsyncZod<ClickDeps> = async (app, deps) =
     ? new RedisClickStore(deps.redis, {
         namespace: deps.namespace,
         recoverAfterMs: Math.max(300_000, 10 * config.CLICK_FLUSH_MS),
+        allowance: config.CLICK_ADDRESS_ALLOWANCE,
       })
     : new MemoryClickStore({
         maxVisitorsPerHour: config.CLICK_DEDUP_MAX_VISITORS,
+        allowance: config.CLICK_ADDRESS_ALLOWANCE,
         onOverflow: (max) =>
           app.log.warn({ max }, "click dedup full for this hour: repeat visits may count again"),
       });

@@ -2,12 +2,14 @@ import { createHash, randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import {
   type ClickCounter,
+  type ClickOutcome,
   type ClickStore,
   dayOf,
   hourMs,
   hourOf,
   type WriteCounters,
 } from "./clicks-store.ts";
+import type { VisitorKeys } from "./clicks-visitor.ts";
 
 /*
  * The click store shared by every instance (REDIS_URL set). All keys share one hash tag, so the
@@ -16,7 +18,9 @@ import {
  * - `seen:{hour}:{campaign}:{visitor}`: SET NX with an expiry at the end of the hour; the click counts
  *   only if the key was new. Done with the HINCRBY in one script: one round trip, never a counted
  *   visitor whose count was lost between two commands.
- * - `counts`: one hash, field `{campaign} {day} c|b`, HINCRBY per counted click.
+ * - `from:{hour}:{campaign}:{address}`: INCR per new (non-bot) visitor from that address, expiring
+ *   with the hour; past the allowance the visit is counted as filtered instead of as a click.
+ * - `counts`: one hash, field `{campaign} {day} c|b|f`, HINCRBY per counted visit.
  * - A flush RENAMEs `counts` to a key of its own (`flushing:{instance}:{n}`, listed with its time in
  *   the `flushing` sorted set) and reads it in the same script. RENAME is atomic: two instances
  *   flushing at once each take a disjoint part, and clicks arriving meanwhile start a new `counts`.
@@ -35,13 +39,26 @@ interface Script {
 
 const script = (lua: string): Script => ({ lua, sha: createHash("sha1").update(lua).digest("hex") });
 
-/** KEYS: seen, counts. ARGV: seconds to keep `seen`, field. */
+/**
+ * KEYS: seen, counts, from. ARGV: seconds to keep, field prefix, bot (1/0), allowance.
+ * Answers 0 (repeat), 1 (counted), 2 (bot), 3 (filtered).
+ */
 const recordScript = script(`
-if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then
-  redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
-  return 1
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return 0 end
+if ARGV[3] == '1' then
+  redis.call('HINCRBY', KEYS[2], ARGV[2] .. 'b', 1)
+  return 2
 end
-return 0`);
+local n = redis.call('INCR', KEYS[3])
+if n == 1 then redis.call('EXPIRE', KEYS[3], ARGV[1]) end
+if n > tonumber(ARGV[4]) then
+  redis.call('HINCRBY', KEYS[2], ARGV[2] .. 'f', 1)
+  return 3
+end
+redis.call('HINCRBY', KEYS[2], ARGV[2] .. 'c', 1)
+return 1`);
+
+const outcomes: readonly ClickOutcome[] = ["repeat", "counted", "bot", "filtered"];
 
 /** KEYS: counts, taken, index. ARGV: now. Answers the taken fields and values (empty: nothing to flush). */
 const takeScript = script(`
@@ -84,6 +101,8 @@ export class RedisClickStore implements ClickStore {
       namespace: string;
       /** A batch taken longer ago than this by an instance that did not finish is taken over. */
       recoverAfterMs: number;
+      /** Distinct visitors one address may add to a campaign's clicks per hour. */
+      allowance: number;
     },
   ) {
     this.prefix = `{${options.namespace}:clicks}`;
@@ -91,16 +110,20 @@ export class RedisClickStore implements ClickStore {
     this.indexKey = `${this.prefix}:flushing`;
   }
 
-  async record(campaignId: string, visitor: string, bot: boolean, at: number): Promise<boolean> {
+  async record(campaignId: string, keys: VisitorKeys, bot: boolean, at: number): Promise<ClickOutcome> {
     const hour = hourOf(at);
     const keepSeconds = Math.max(1, Math.ceil(((hour + 1) * hourMs - at) / 1000));
-    const field = `${campaignId} ${dayOf(at)} ${bot ? "b" : "c"}`;
-    const counted = await this.run(
+    const field = `${campaignId} ${dayOf(at)} `;
+    const outcome = await this.run(
       recordScript,
-      [`${this.prefix}:seen:${hour}:${campaignId}:${visitor}`, this.countsKey],
-      [keepSeconds, field],
+      [
+        `${this.prefix}:seen:${hour}:${campaignId}:${keys.visitor}`,
+        this.countsKey,
+        `${this.prefix}:from:${hour}:${campaignId}:${keys.address}`,
+      ],
+      [keepSeconds, field, bot ? 1 : 0, this.options.allowance],
     );
-    return counted === 1;
+    return outcomes[Number(outcome)] ?? "repeat";
   }
 
   async flush(write: WriteCounters): Promise<number> {
@@ -141,7 +164,7 @@ export class RedisClickStore implements ClickStore {
     }
     this.unacknowledged.push(...batches.map((b) => b.key));
     await this.acknowledge().catch(() => undefined);
-    return rows.reduce((sum, r) => sum + r.clicks + r.botClicks, 0);
+    return rows.reduce((sum, r) => sum + r.clicks + r.botClicks + r.filteredClicks, 0);
   }
 
   private async acknowledge(): Promise<void> {
@@ -179,8 +202,9 @@ function sumFields(values: string[]): ClickCounter[] {
     const n = Number(values[i + 1]);
     if (!campaignId || !day || !Number.isSafeInteger(n)) continue;
     const key = `${campaignId} ${day}`;
-    const row = rows.get(key) ?? { campaignId, day, clicks: 0, botClicks: 0 };
+    const row = rows.get(key) ?? { campaignId, day, clicks: 0, botClicks: 0, filteredClicks: 0 };
     if (kind === "b") row.botClicks += n;
+    else if (kind === "f") row.filteredClicks += n;
     else row.clicks += n;
     rows.set(key, row);
   }

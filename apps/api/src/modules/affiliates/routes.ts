@@ -1,4 +1,5 @@
 import {
+  adminReferralFlagListSchema,
   campaignListSchema,
   campaignSchema,
   campaignStatsQuerySchema,
@@ -15,6 +16,7 @@ import { z } from "zod";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { earningsOf } from "./queries.ts";
+import { referralFlagList } from "./self-referral.ts";
 import {
   campaignStats,
   claimCommissions,
@@ -29,7 +31,13 @@ export interface CampaignDeps {
   config: Config;
 }
 
-/** The affiliate's side: campaigns, their figures, the referred accounts, earnings and claims. */
+/** How many flagged referrals the admin console lists (the newest). */
+export const REFERRAL_FLAGS_SHOWN = 200;
+
+/**
+ * The affiliate's side: campaigns, their figures, the referred accounts, earnings and claims; and
+ * for the admin, the referrals flagged as self-referrals.
+ */
 export const campaignRoutes: FastifyPluginAsyncZod<CampaignDeps> = async (app, { db, config }) => {
   const tags = ["campaigns"];
   const auth = { auth: "user" } as const;
@@ -40,11 +48,11 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignDeps> = async (app, {
       config: auth,
       schema: {
         tags,
-        summary: "My campaigns with clicks, sign-ups, sales and commissions (a first one is made if none)",
+        summary: "My campaigns with clicks, sign-ups, sales and commissions (reads only)",
         response: { 200: campaignListSchema },
       },
     },
-    async (request) => listCampaigns(db, config, (await request.requireUser()).id, request.t("My link")),
+    async (request) => listCampaigns(db, config, (await request.requireUser()).id),
   );
 
   app.post(
@@ -116,6 +124,30 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignDeps> = async (app, {
       },
     },
     async (request) => claimCommissions(db, request.log, (await request.requireUser()).id),
+  );
+
+  app.get(
+    "/admin/referral-flags",
+    {
+      config: { auth: "admin", maintenance: "allow" },
+      schema: {
+        tags: ["admin"],
+        summary: "Referrals flagged as self-referrals, with the signal they shared with their referrer",
+        response: { 200: adminReferralFlagListSchema },
+      },
+    },
+    async () => {
+      const rows = await referralFlagList(db, REFERRAL_FLAGS_SHOWN);
+      return {
+        items: rows.map((r) => ({
+          referred: { id: r.referredId, email: r.referredEmail },
+          referrer: { id: r.referrerId, email: r.referrerEmail },
+          signal: r.signal,
+          flaggedAt: r.createdAt.toISOString(),
+          voidedCommissions: r.voided,
+        })),
+      };
+    },
   );
 
   app.patch(

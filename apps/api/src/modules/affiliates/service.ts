@@ -50,7 +50,7 @@ const claimUnavailable = () =>
 export const REFERRALS_SHOWN = 200;
 
 /** 16 base64url characters: 96 random bits, unguessable, and short enough for a share link. */
-const newToken = () => randomBytes(12).toString("base64url");
+export const newCampaignToken = () => randomBytes(12).toString("base64url");
 
 export function shareUrl(config: Config, token: string): string {
   const url = new URL("/", config.WEB_ORIGIN);
@@ -71,6 +71,7 @@ async function withFigures(db: DbOrTx, config: Config, ownerId: string, rows: Ca
       createdAt: r.createdAt.toISOString(),
       clicks: clicks.get(r.id)?.clicks ?? 0,
       botClicks: clicks.get(r.id)?.botClicks ?? 0,
+      filteredClicks: clicks.get(r.id)?.filteredClicks ?? 0,
       signups: 0,
       sales: 0,
       pending: [],
@@ -89,7 +90,7 @@ export async function createCampaign(
 ): Promise<Campaign> {
   const [row] = await db
     .insert(campaigns)
-    .values({ ownerId, name: body.name, token: newToken() })
+    .values({ ownerId, name: body.name, token: newCampaignToken() })
     .returning();
   if (!row) throw new Error("campaign not inserted");
   const [campaign] = await withFigures(db, config, ownerId, [row]);
@@ -119,24 +120,12 @@ export async function updateCampaign(
 }
 
 /**
- * GET /campaigns. An account without any campaign gets one here, named `defaultName`, so everyone
- * has a share link from their first visit; the user row's lock keeps two first visits from making two.
+ * GET /campaigns: a read, and only a read. An account's first campaign is made by its sign-up
+ * (account-events.ts); one without any (older accounts, or all archived and deleted) sees an empty
+ * list and creates one with POST /campaigns.
  */
-export async function listCampaigns(
-  db: Db,
-  config: Config,
-  ownerId: string,
-  defaultName: string,
-): Promise<CampaignList> {
-  let rows = await campaignsOf(db, ownerId);
-  if (rows.length === 0) {
-    rows = await db.transaction(async (tx) => {
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, ownerId)).for("update");
-      const existing = await campaignsOf(tx, ownerId);
-      if (existing.length > 0) return existing;
-      return tx.insert(campaigns).values({ ownerId, name: defaultName, token: newToken() }).returning();
-    });
-  }
+export async function listCampaigns(db: Db, config: Config, ownerId: string): Promise<CampaignList> {
+  const rows = await campaignsOf(db, ownerId);
   const [items, claimable] = await Promise.all([
     withFigures(db, config, ownerId, rows),
     claimableOf(db, ownerId),
@@ -150,6 +139,7 @@ export async function listCampaigns(
       durationMonths: rules.affiliateDurationMonths,
       holdDays: rules.holdDays,
       cookieDays: rules.affiliateCookieDays,
+      clicksPerAddress: config.CLICK_ADDRESS_ALLOWANCE,
     },
   };
 }
@@ -183,6 +173,7 @@ export async function campaignStats(
       date,
       clicks: clicksOn.get(date)?.clicks ?? 0,
       botClicks: clicksOn.get(date)?.botClicks ?? 0,
+      filteredClicks: clicksOn.get(date)?.filteredClicks ?? 0,
       signups: signupsOn.get(date) ?? 0,
     })),
   };

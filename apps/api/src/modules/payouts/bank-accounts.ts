@@ -12,6 +12,7 @@ import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { bankAccounts } from "../../db/schema/index.ts";
 import { SecretBox } from "../../lib/secret-box.ts";
+import { affiliateIbanAdded } from "../affiliates/account-events.ts";
 import { maskIban } from "./queries.ts";
 import { deleteBankAccount } from "./service.ts";
 
@@ -84,18 +85,23 @@ export const bankAccountRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }
     async (request, reply) => {
       const user = await request.requireUser();
       const { holderName, iban, bic } = request.body;
-      const [row] = await db
-        .insert(bankAccounts)
-        .values({
-          ownerId: user.id,
-          holderName,
-          ibanSealed: ibanBox(config).seal(iban),
-          ibanCountry: iban.slice(0, 2),
-          ibanLast4: iban.slice(-4),
-          bic: bic ?? null,
-        })
-        .returning(columns);
-      if (!row) throw new Error("bank account not inserted");
+      // With the IBAN's self-referral check (issue 16): one transaction, so a match voids at once.
+      const row = await db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(bankAccounts)
+          .values({
+            ownerId: user.id,
+            holderName,
+            ibanSealed: ibanBox(config).seal(iban),
+            ibanCountry: iban.slice(0, 2),
+            ibanLast4: iban.slice(-4),
+            bic: bic ?? null,
+          })
+          .returning(columns);
+        if (!inserted) throw new Error("bank account not inserted");
+        await affiliateIbanAdded(tx, config, user.id, iban);
+        return inserted;
+      });
       return reply.code(201).send(toBankAccount(row));
     },
   );

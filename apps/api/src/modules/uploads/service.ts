@@ -8,12 +8,15 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Multipart } from "@fastify/multipart";
 import { type UploadedFile, type UploadUse, uploadRules } from "@salelink/contracts";
-import type { Db } from "../../db/client.ts";
+import type { Config } from "../../config.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { files } from "../../db/schema/index.ts";
 import { AppError, validation } from "../../lib/errors.ts";
 import { checkUpload, type FileKind, SNIFF_BYTES, type UploadRules } from "../../lib/file-types.ts";
 import { coverImage, ImageRejectedError, imagePreview } from "../../lib/images.ts";
-import type { ObjectStorage } from "../../providers/storage/index.ts";
+import { KEY_SPACES, newObjectKey, type ObjectStorage } from "../../providers/storage/index.ts";
+import { queueUnattachedCleanup } from "./cleanup.ts";
+import { claimRoom, quotaExceeded } from "./quota.ts";
 
 const MiB = 1024 * 1024;
 
@@ -119,8 +122,15 @@ function isFilesLimit(error: unknown): boolean {
  * Reads the multipart parts: exactly one file is expected (any other file part is a 'Max files'
  * refusal). The temp file is removed on every path but success, where the caller owns it.
  */
-export async function receiveUpload(parts: AsyncIterable<Multipart>, use: UploadUse): Promise<Received> {
+export async function receiveUpload(
+  parts: AsyncIterable<Multipart>,
+  use: UploadUse,
+  /** What the account's storage quota leaves (quota.ts): past it, 413 'Maximum total size exceeded'. */
+  roomBytes = Number.POSITIVE_INFINITY,
+): Promise<Received> {
   const rules = UPLOAD_RULES[use];
+  const maxBytes = Math.min(rules.maxBytes, roomBytes);
+  const overQuota = maxBytes < rules.maxBytes;
   let received: Received | undefined;
   let extraFile = false;
   try {
@@ -131,10 +141,13 @@ export async function receiveUpload(parts: AsyncIterable<Multipart>, use: Upload
         part.file.resume();
         continue;
       }
-      received = await receiveToTemp(part.file, rules.maxBytes, part.filename);
+      received = await receiveToTemp(part.file, maxBytes, part.filename);
     }
   } catch (error) {
     if (received) await rm(received.tmpPath, { force: true });
+    const tooBig =
+      isFileTooLarge(error) || (error instanceof AppError && error.exception === "PayloadTooLargeException");
+    if (overQuota && tooBig) throw quotaExceeded();
     if (isFilesLimit(error)) throw maxFiles();
     if (isFileTooLarge(error)) throw tooLarge();
     if (isMalformedMultipart(error)) throw new AppError("BadRequestException", "The request is malformed.");
@@ -168,6 +181,8 @@ export async function storeUpload(
   ownerId: string,
   use: UploadUse,
   received: Received,
+  /** An account's upload (not demo data): its storage quota and unattached cleanup apply. */
+  limits?: { config: Config },
 ): Promise<UploadedFile> {
   const stored: string[] = [];
   try {
@@ -198,11 +213,11 @@ export async function storeUpload(
       }
     }
 
-    // One random name for the three objects, unrelated to the public file id.
-    const name = randomUUID();
-    const storageKey = `uploads/${name}`;
-    const previewKey = preview ? `previews/${name}` : null;
-    const coverKey = cover ? `covers/${name}` : null;
+    // A random name of its own for each object, in separate key spaces: the public name of a
+    // preview or cover (and the file id) says nothing about where the paid original is.
+    const storageKey = newObjectKey(KEY_SPACES.original);
+    const previewKey = preview ? newObjectKey(KEY_SPACES.preview) : null;
+    const coverKey = cover ? newObjectKey(KEY_SPACES.cover) : null;
 
     stored.push(storageKey);
     await deps.storage.put(storageKey, createReadStream(received.tmpPath), {
@@ -221,20 +236,33 @@ export async function storeUpload(
       await deps.storage.put(coverKey, cover, { contentType: "image/webp", contentLength: cover.length });
     }
 
-    const [row] = await deps.db
-      .insert(files)
-      .values({
-        ownerId,
-        storageKey,
-        contentType: type.mime,
-        kind: type.kind,
-        sizeBytes: received.size,
-        originalName: sanitizeFileName(received.declaredName),
-        previewKey,
-        coverKey,
-      })
-      .returning();
-    if (!row) throw new Error("file row not inserted");
+    const record = async (db: DbOrTx) => {
+      const [inserted] = await db
+        .insert(files)
+        .values({
+          ownerId,
+          storageKey,
+          contentType: type.mime,
+          kind: type.kind,
+          sizeBytes: received.size,
+          originalName: sanitizeFileName(received.declaredName),
+          previewKey,
+          coverKey,
+        })
+        .returning();
+      if (!inserted) throw new Error("file row not inserted");
+      return inserted;
+    };
+    // An account's upload: its quota checked again with its row locked (two uploads at once cannot
+    // both take the last room), and its removal queued in case nothing ever uses it (cleanup.ts).
+    const row = limits
+      ? await deps.db.transaction(async (tx) => {
+          await claimRoom(tx, limits.config, ownerId, received.size);
+          const inserted = await record(tx);
+          await queueUnattachedCleanup(tx, limits.config, inserted.id);
+          return inserted;
+        })
+      : await record(deps.db);
     stored.length = 0;
     return toPublic(row);
   } finally {

@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { ledgerEntries, ledgerTransactions, links, orders } from "../../db/schema/index.ts";
+import { csvField } from "../../lib/csv.ts";
 import { balancesOf } from "./ledger.ts";
 
 /*
@@ -129,13 +130,6 @@ export async function transactionsOf(
     title: r.title,
   }));
   return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
-}
-
-/** RFC 4180 fields; a leading =, +, - or @ is quoted away so spreadsheets never run it as a formula. */
-function csvField(value: string | number | null): string {
-  let text = value === null ? "" : String(value);
-  if (/^[=+\-@\t\r]/.test(text) && typeof value === "string") text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 const decimal = (minor: number) => {

@@ -1,0 +1,16 @@
+/*
+ * CSV fields for files opened in spreadsheets (RFC 4180). A cell that starts with =, +, -, @, a tab
+ * or a carriage return is read as a formula by Excel, LibreOffice and Google Sheets ("CSV
+ * injection"), so such text is prefixed with a quote. A plain decimal number is not text: "-12.50"
+ * stays a number a spreadsheet can sum, and cannot run anything.
+ */
+
+/** An optional minus, digits, an optional fraction: nothing a spreadsheet could evaluate. */
+const plainNumber = /^-?\d+(\.\d+)?$/;
+const formulaLead = /^[=+\-@\t\r]/;
+
+export function csvField(value: string | number | null | undefined): string {
+  let text = value === null || value === undefined ? "" : String(value);
+  if (formulaLead.test(text) && !plainNumber.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

@@ -1,0 +1,82 @@
+import type { UploadUsage } from "@salelink/contracts";
+import { eq, sql } from "drizzle-orm";
+import type { FastifyRequest } from "fastify";
+import type { Config } from "../../config.ts";
+import type { DbOrTx } from "../../db/client.ts";
+import { files, users } from "../../db/schema/index.ts";
+import { AppError } from "../../lib/errors.ts";
+
+/*
+ * Per-account limits on uploads (issue 16): a storage quota, checked before any byte is stored and
+ * again, with the account's row locked, when the file is recorded (two uploads at once cannot both
+ * take the last room); and a rate, per account and hour, refused before the body is read.
+ */
+
+const MiB = 1024 * 1024;
+
+export const quotaBytesOf = (config: Config) => config.UPLOAD_QUOTA_MB * MiB;
+
+/** 413 in the one error format: the spec's 'Maximum total size exceeded' on the file field. */
+export const quotaExceeded = () =>
+  new AppError("PayloadTooLargeException", "Your storage is full. Delete files you no longer need.", {
+    file: ["Maximum total size exceeded"],
+  });
+
+export async function usedBytes(db: DbOrTx, ownerId: string): Promise<number> {
+  const [row] = await db
+    .select({ used: sql<number>`coalesce(sum(${files.sizeBytes}), 0)::bigint`.mapWith(Number) })
+    .from(files)
+    .where(eq(files.ownerId, ownerId));
+  return row?.used ?? 0;
+}
+
+export async function usageOf(db: DbOrTx, config: Config, ownerId: string): Promise<UploadUsage> {
+  return {
+    usedBytes: await usedBytes(db, ownerId),
+    quotaBytes: quotaBytesOf(config),
+    uploadsPerHour: config.UPLOAD_RATE_PER_HOUR,
+    unattachedTtlHours: config.UPLOAD_UNATTACHED_TTL_HOURS,
+  };
+}
+
+/** Bytes the account may still store; refuses at once (before reading the body) when none. */
+export async function roomLeft(db: DbOrTx, config: Config, ownerId: string): Promise<number> {
+  const room = quotaBytesOf(config) - (await usedBytes(db, ownerId));
+  if (room <= 0) throw quotaExceeded();
+  return room;
+}
+
+/**
+ * Inside the transaction that records a file: the owner's row locked, so concurrent uploads of one
+ * account are counted one after the other; refuses when this file no longer fits.
+ */
+export async function claimRoom(
+  tx: DbOrTx,
+  config: Config,
+  ownerId: string,
+  sizeBytes: number,
+): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, ownerId)).for("no key update");
+  if ((await usedBytes(tx, ownerId)) + sizeBytes > quotaBytesOf(config)) throw quotaExceeded();
+}
+
+/** @fastify/rate-limit options for POST /upload: per account (not address), per hour. */
+export function uploadRateLimit(config: Config) {
+  return {
+    max: config.UPLOAD_RATE_PER_HOUR,
+    timeWindow: 3_600_000,
+    // After the auth check (preValidation), before the handler reads a byte of the body.
+    hook: "preHandler" as const,
+    keyGenerator: async (request: FastifyRequest) =>
+      `upload:${(await request.currentUser())?.id ?? request.ip}`,
+    errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
+      new AppError(
+        "RateLimitException",
+        "You have uploaded too many files. Please try again in {after}.",
+        undefined,
+        undefined,
+        429,
+        { after: context.after },
+      ),
+  };
+}

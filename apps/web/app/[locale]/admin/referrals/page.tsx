@@ -1,0 +1,20 @@
+import { getTranslations } from "next-intl/server";
+import { AccountGuard } from "@/features/account/account-guard.tsx";
+import { ReferralFlags } from "@/features/admin-console/referral-flags.tsx";
+import { pageLocale } from "@/lib/page-locale.ts";
+
+type Props = { params: Promise<{ locale: string }> };
+
+export async function generateMetadata({ params }: Props) {
+  const locale = await pageLocale(params);
+  return { title: (await getTranslations({ locale, namespace: "adminOverview.referrals" }))("title") };
+}
+
+export default async function Page({ params }: Props) {
+  await pageLocale(params);
+  return (
+    <AccountGuard rules={["auth", "admin"]}>
+      <ReferralFlags />
+    </AccountGuard>
+  );
+}
