@@ -1,6 +1,6 @@
 /**
  * Affiliate clicks under load (issue 7): PATCH /campaigns/clicks/{token} on the bench API, every
- * request a new visitor (its own user agent: all requests come from 127.0.0.1), against POST /bare
+ * request a new visitor (its own user agent and, through X-Forwarded-For, its own address), against POST /bare
  * with the same bodies and headers. The stored count is checked against the clicks answered 204 once
  * the API has been stopped cleanly at the end of the run (its last flush writes the buffer).
  */
@@ -81,7 +81,7 @@ export async function storedClicks(
 }
 
 let visitors = 0;
-/** Click bodies for one campaign, each request from a new visitor (its own user agent). */
+/** Click bodies for one campaign, each request from a new visitor (its own user agent and address). */
 export function clickRequests(token: string): () => RequestParts {
   const body = JSON.stringify({ token });
   return () => {
@@ -90,6 +90,9 @@ export function clickRequests(token: string): () => RequestParts {
       body,
       headers: {
         "user-agent": `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/130.0 Safari/537.36 v/${run}-${visitors}`,
+        // A /64 of the documentation prefix per visitor (an IPv6 /64 counts as one address): a header
+        // read by the API behind TRUST_PROXY, never an address anything is sent to.
+        "x-forwarded-for": `2001:db8:${((visitors >>> 16) & 0xffff).toString(16)}:${(visitors & 0xffff).toString(16)}::1`,
       },
     };
   };

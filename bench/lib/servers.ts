@@ -127,6 +127,9 @@ export async function startServers(
             // One throwaway secret per run (context.ts); the providers are the sandboxes.
             APP_SECRET: appSecret,
             JOBS_ENABLED: "false",
+            // As behind a load balancer on this machine: the click scenario's visitors each come from
+            // an address of their own (X-Forwarded-For), as a few visitors per address count (issue 16).
+            TRUST_PROXY: "127.0.0.1",
             // Stopped at the end of the run, not behind a load balancer: no drain, no metrics listener.
             SHUTDOWN_DRAIN_MS: "0",
             METRICS_PORT: "off",
