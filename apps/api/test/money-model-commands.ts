@@ -3,7 +3,6 @@ import {
   type Currency,
   checkoutResponseSchema,
   claimResponseSchema,
-  linkSchema,
   payoutSchema,
   sandboxCards,
   sandboxPaymentResultSchema,
@@ -17,6 +16,7 @@ import type { ModelOrder, ModelPayout, MoneyModel } from "./money-model.ts";
 import {
   call,
   checkInvariants,
+  createLink,
   deliver,
   expectStatus,
   resultOf,
@@ -66,15 +66,11 @@ export class Buy implements Cmd {
   constructor(readonly p: { seller: number; price: number; currency: Currency }) {}
   check = () => true;
   async run(m: MoneyModel, w: World) {
-    const seller = userOf(w, this.p.seller);
-    const link = await call(w.ctx, "POST", "/links", seller.cookie, {
-      profileId: seller.profileId,
+    const token = await createLink(w, this.p.seller, {
       title: "Model pack",
       priceMinor: this.p.price,
       currency: this.p.currency,
     });
-    expectStatus(link, 201, "link");
-    const token = linkSchema.parse(link.json()).token;
     const started = await call(w.ctx, "POST", "/stripe/checkout", undefined, {
       token,
       email: "buyer@example.test",

@@ -1,7 +1,6 @@
 import {
   type Currency,
   checkoutResponseSchema,
-  linkSchema,
   sandboxCards,
   sandboxPaymentResultSchema,
 } from "@salelink/contracts";
@@ -10,7 +9,7 @@ import { expect } from "vitest";
 import { ledgerEntries, ledgerTransactions, orders, paymentEvents } from "../src/db/schema/index.ts";
 import type { MoneyModel } from "./money-model.ts";
 import type { Cmd } from "./money-model-commands.ts";
-import { call, checkInvariants, expectStatus, userOf, type World } from "./money-model-world.ts";
+import { call, checkInvariants, createLink, expectStatus, type World } from "./money-model-world.ts";
 
 /*
  * Issue 16's oversell in the money model: a stock of 1, a first buyer declined, a second buyer paid,
@@ -42,16 +41,12 @@ export class LateSale implements Cmd {
   constructor(readonly p: { seller: number; price: number; currency: Currency }) {}
   check = () => true;
   async run(m: MoneyModel, w: World) {
-    const seller = userOf(w, this.p.seller);
-    const link = await call(w.ctx, "POST", "/links", seller.cookie, {
-      profileId: seller.profileId,
+    const token = await createLink(w, this.p.seller, {
       title: "Last one",
       priceMinor: this.p.price,
       currency: this.p.currency,
       stockLimit: 1,
     });
-    expectStatus(link, 201, "link");
-    const token = linkSchema.parse(link.json()).token;
     const late = await start(w, token, "late-buyer@example.test");
     expect(await payWith(w, late.paymentId, sandboxCards.declined)).toBe("declined");
     const winner = await start(w, token, "buyer@example.test");

@@ -5,6 +5,7 @@ import {
   type Currency,
   campaignSchema,
   creatorProfileSchema,
+  linkSchema,
   walletSchema,
 } from "@salelink/contracts";
 import { and, eq, inArray, sql } from "drizzle-orm";
@@ -145,6 +146,21 @@ export function userOf(world: World, index: number): RunUser {
   const user = world.users[index];
   if (!user) throw new Error(`no user ${index}`);
   return user;
+}
+
+/** A new link of one of the run's sellers; its token. */
+export async function createLink(
+  world: World,
+  sellerIndex: number,
+  fields: { title: string; priceMinor: number; currency: Currency; stockLimit?: number },
+): Promise<string> {
+  const seller = userOf(world, sellerIndex);
+  const link = await call(world.ctx, "POST", "/links", seller.cookie, {
+    profileId: seller.profileId,
+    ...fields,
+  });
+  expectStatus(link, 201, "link");
+  return linkSchema.parse(link.json()).token;
 }
 
 const accountField: Record<string, keyof Balances> = {
