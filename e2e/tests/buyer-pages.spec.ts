@@ -200,7 +200,9 @@ test.describe("buyer pages", () => {
         "me noopener",
       );
       const card = page.getByRole("link", { name: /Sunset pack/ });
-      await expect(card).toHaveAttribute("href", `/v/${data.token}`);
+      // A card keeps the prefix the visitor came in by (issue 17, item 5).
+      const linkPrefix = path.startsWith("/app/") ? "/app/links" : "/v";
+      await expect(card).toHaveAttribute("href", `${linkPrefix}/${data.token}`);
       await expect(card).toContainText("€20.00");
       // The paused link is not in the portfolio.
       await expect(page.getByText("Paused pack")).toHaveCount(0);

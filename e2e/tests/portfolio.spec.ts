@@ -39,6 +39,10 @@ async function seed(stamp: string, names: string[]): Promise<Seeded> {
     const { id, token } = (await res.json()) as { id: string; token: string };
     links.push({ id, token, title });
   }
+  // New links are on the creator page by default: these journeys start from a portfolio that
+  // shows none, as if the creator had hidden them all.
+  const hidden = await api.put(`/profiles/${profileId}/portfolio`, { data: { linkIds: [] } });
+  expect(hidden.status()).toBe(200);
   return { api, profileId, links };
 }
 

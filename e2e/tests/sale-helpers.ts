@@ -57,3 +57,57 @@ export async function sellOnce(
     await buyer.dispose();
   }
 }
+
+export interface TokenSale {
+  title: string;
+  linkToken: string;
+  orderToken: string;
+  buyerEmail: string;
+}
+
+/**
+ * A €20.00 link of `seller` bought with the sandbox's test card, resolved once paid, with the tokens
+ * of the link page and of the buyer's order page (the report is filed with the order's).
+ */
+export async function sellWithTokens(
+  seller: APIRequestContext,
+  profileId: string,
+  title: string,
+): Promise<TokenSale> {
+  const link = await seller.post("/links", { data: { profileId, title, priceMinor: 2000, currency: "EUR" } });
+  expect(link.status()).toBe(201);
+  const { token: linkToken } = (await link.json()) as { token: string };
+  const buyerEmail = uniqueEmail("ops-buyer");
+  const buyer = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl } });
+  try {
+    const checkout = await buyer.post("/stripe/checkout", {
+      data: { token: linkToken, email: buyerEmail, locale: "en" },
+    });
+    expect(checkout.status()).toBe(201);
+    const { orderId, checkoutSecret, paymentId } = (await checkout.json()) as {
+      orderId: string;
+      checkoutSecret: string;
+      paymentId: string;
+    };
+    const confirm = await buyer.post(`/sandbox/payments/${paymentId}/confirm`, {
+      data: { card: "4242424242424242", expiry: "12/34", cvc: "123" },
+    });
+    expect(confirm.ok()).toBe(true);
+    let orderToken: string | null = null;
+    await expect
+      .poll(
+        async () => {
+          const res = await buyer.get(`/checkout/${orderId}?secret=${checkoutSecret}`);
+          const body = (await res.json()) as { status: string; orderToken: string | null };
+          orderToken = body.orderToken;
+          return body.status;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe("paid");
+    if (!orderToken) throw new Error("the paid order has no token");
+    return { title, linkToken, orderToken, buyerEmail };
+  } finally {
+    await buyer.dispose();
+  }
+}

@@ -42,6 +42,7 @@ import { profileRoutes } from "./modules/profile/routes.ts";
 import { uploadRoutes } from "./modules/uploads/routes.ts";
 import { walletRoutes } from "./modules/wallet/routes.ts";
 import { authPlugin } from "./plugins/auth.ts";
+import { ignoreContentTypeWithoutBody } from "./plugins/empty-body.ts";
 import { frameworkErrors, registerErrorHandler } from "./plugins/error-handler.ts";
 import { i18nPlugin } from "./plugins/i18n.ts";
 import { maintenanceGate } from "./plugins/maintenance-gate.ts";
@@ -142,6 +143,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Before any plugin, so the hook runs for every route.
+  ignoreContentTypeWithoutBody(app);
 
   const botCheck = deps.providers?.botCheck ?? createBotCheck(config.botCheck);
   const mail = deps.providers?.mail ?? createMailProvider(config.mail, db);

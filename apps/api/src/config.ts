@@ -109,6 +109,11 @@ const envSchema = z.object({
   PROMO_FAILURES_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   PROMO_FAILURES_PER_ADDRESS_MAX: z.coerce.number().int().min(1).default(10),
   PROMO_FAILURES_PER_LINK_MAX: z.coerce.number().int().min(1).default(50),
+  /**
+   * Reports one reporter (a hash of address and browser) may send in a day, over every link and
+   * order: past it, POST /report answers 429 ReportLimitException, which says so.
+   */
+  REPORTS_PER_DAY_MAX: z.coerce.number().int().min(1).default(10),
   /** Lets production run with sandbox providers on purpose (a demo or staging); refused otherwise. */
   ALLOW_SANDBOX_PROVIDERS: bool(false),
   /**

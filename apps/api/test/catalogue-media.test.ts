@@ -218,7 +218,11 @@ describe("this instance's cache of public reads", () => {
     expect((await page()).profile.displayName).toBe("Ada");
     await call("PATCH", `/profiles/${profile.id}`, alice, { displayName: "Ada L." });
     expect((await page()).profile.displayName).toBe("Ada L.");
+    // A new link is on the page at once (it is there by default), and leaves it when hidden.
     const link = await linkOf(alice, profile.id);
+    expect((await page()).links.map((l) => l.token)).toEqual([link.token]);
+    await call("PUT", `/profiles/${profile.id}/portfolio`, alice, { linkIds: [] });
+    expect((await page()).links).toEqual([]);
     await call("PUT", `/profiles/${profile.id}/portfolio`, alice, { linkIds: [link.id] });
     expect((await page()).links.map((l) => l.token)).toEqual([link.token]);
   });

@@ -482,6 +482,40 @@ describe("portfolio and creator page", () => {
     expect(Object.keys(errorOf(wrong).errors ?? {}).sort()).toEqual(["linkIds.1", "linkIds.2"]);
     const dup = await call("PUT", url, alice.cookie, { linkIds: [mine.id, mine.id] });
     expect(Object.keys(errorOf(dup).errors ?? {})).toEqual(["linkIds"]);
-    expect((await call("GET", url, alice.cookie)).json<{ linkIds: string[] }>().linkIds).toEqual([]);
+    // Refused saves change nothing: the links stay as they were created, on the page by default.
+    expect((await call("GET", url, alice.cookie)).json<{ linkIds: string[] }>().linkIds).toEqual([
+      mine.id,
+      paused.id,
+    ]);
+  });
+
+  it("puts a new link on its creator page by default; the portfolio orders and hides it", async () => {
+    const profile = await createProfile(alice.cookie);
+    const first = await createLink(alice.cookie, profile.id, { title: "First" });
+    const titles = async () =>
+      (await call("GET", `/creators/${profile.id}`)).json<CreatorPage>().links.map((l) => l.title);
+    expect(await titles()).toEqual(["First"]);
+    // "Sold by" on the link's page leads to a creator page that lists the link.
+    const sold = (await call("GET", `/public/links/${first.token}`)).json<PublicLink>();
+    const page = (await call("GET", `/creators/${sold.creator.id}`)).json<CreatorPage>();
+    expect(page.links.map((l) => l.token)).toEqual([first.token]);
+
+    // Hidden in the portfolio, it stays hidden; a link created afterwards is added last.
+    await call("PUT", `/profiles/${profile.id}/portfolio`, alice.cookie, { linkIds: [] });
+    const second = await createLink(alice.cookie, profile.id, { title: "Second" });
+    expect(await titles()).toEqual(["Second"]);
+    await call("PUT", `/profiles/${profile.id}/portfolio`, alice.cookie, { linkIds: [second.id, first.id] });
+    const third = await createLink(alice.cookie, profile.id, { title: "Third" });
+    expect(await titles()).toEqual(["Second", "First", "Third"]);
+
+    // Moved to another profile, a link leaves the old page and is on the new one.
+    const other = await createProfile(alice.cookie);
+    expect(
+      (await call("PATCH", `/links/${third.id}`, alice.cookie, { profileId: other.id })).statusCode,
+    ).toBe(200);
+    expect(await titles()).toEqual(["Second", "First"]);
+    expect(
+      (await call("GET", `/creators/${other.id}`)).json<CreatorPage>().links.map((l) => l.title),
+    ).toEqual(["Third"]);
   });
 });

@@ -240,6 +240,8 @@ export function fixedBodyCases(base: Req): FuzzCase[] {
     { ...base, label: "JSON null", payload: "null", headers: jsonHeaders },
     { ...base, label: "JSON array", payload: "[1,2,3]", headers: jsonHeaders },
     { ...base, label: "JSON string", payload: '"text"', headers: jsonHeaders },
+    // Issue 17: an empty body is no body; a route that needs one still refuses it, with a 4xx.
+    { ...base, label: "empty body sent as JSON", payload: "", headers: jsonHeaders },
     {
       ...base,
       label: "prototype pollution",

@@ -2,12 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { uploadRules } from "@salelink/contracts";
 import { describe, expect, it } from "vitest";
-import {
-  checkSelection,
-  formatBytes,
-  serverRejection,
-  sniffKind,
-} from "../features/uploads/upload-checks.ts";
+import { checkSelection, serverRejection, sniffKind } from "../features/uploads/upload-checks.ts";
 
 const fixtures = path.resolve(import.meta.dirname, "../../api/test/fixtures/files");
 const head = (name: string) => new Uint8Array(readFileSync(path.join(fixtures, name)).subarray(0, 16));
@@ -66,14 +61,6 @@ describe("client-side upload checks", () => {
         multi,
       ),
     ).toEqual({ ok: false, scope: "selection", reason: "maxTotalSize" });
-  });
-
-  it("writes limits in the page's language", () => {
-    expect(formatBytes(10 * MiB, "en")).toBe("10 MB");
-    expect(formatBytes(10 * MiB, "fr")).toMatch(/^10\sMo$/);
-    expect(formatBytes(587, "en")).toBe("587 bytes");
-    expect(formatBytes(1, "fr")).toMatch(/^1\soctet$/);
-    expect(formatBytes(1536, "en")).toBe("1.5 kB");
   });
 
   it("maps the API's field errors, in English or already translated, to the spec's rejections", () => {

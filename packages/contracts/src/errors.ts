@@ -13,6 +13,8 @@ export const exceptionStatus = {
   ConflictException: 409,
   PayloadTooLargeException: 413,
   RateLimitException: 429,
+  /** A reporter has sent the most reports a day allows (not "already reported": see POST /report). */
+  ReportLimitException: 429,
   MaintenanceException: 503,
   /** A dependency (the database) is unreachable for a moment; the same request may be retried. */
   ServiceUnavailableException: 503,

@@ -193,6 +193,10 @@ export const messages: Catalogue = {
     fr: "Vous l'avez déjà signalé. Notre équipe va l'examiner.",
     es: "Ya lo has denunciado. Nuestro equipo lo revisará.",
   },
+  "You have sent {limit} reports today, the most we accept in a day. Please try again tomorrow.": {
+    fr: "Vous avez envoyé {limit} signalements aujourd'hui, le maximum que nous acceptons par jour. Veuillez réessayer demain.",
+    es: "Has enviado {limit} denuncias hoy, el máximo que aceptamos al día. Inténtalo de nuevo mañana.",
+  },
   "Only a paid order can be refunded.": {
     fr: "Seule une commande payée peut être remboursée.",
     es: "Solo se puede reembolsar un pedido pagado.",

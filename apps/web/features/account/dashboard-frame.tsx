@@ -24,7 +24,8 @@ export function DashboardFrame({
       <div className={className ? `container dashboard ${className}` : "container dashboard"}>
         <ClientMessages namespaces={namespaces}>
           {nav}
-          <div className="dashboard-main">{children}</div>
+          {/* The page's one main landmark: the header and the section's navigation stay outside it. */}
+          <main className="dashboard-main">{children}</main>
         </ClientMessages>
       </div>
     </div>

@@ -8,11 +8,12 @@ import {
   adminReportStatuses,
 } from "@salelink/contracts/admin-ops";
 import { useLocale, useTranslations } from "next-intl";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
 import { useUrlFilter } from "@/components/ui/use-url-filter.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { runtimeConfig } from "@/lib/runtime-config.ts";
 import { toast } from "@/lib/toast.ts";
 import { failureMessage, formatDate } from "./admin-format.ts";
 import { AdminPagedList, FilterBar } from "./admin-list.tsx";
@@ -36,6 +37,15 @@ export function ReportsQueue() {
   const [filter, choose] = useUrlFilter("status", isFilter, "open");
   const list = usePagedList({ schema: adminReportListSchema, key: filter, url: pageOf });
   const [acting, setActing] = useState<{ report: AdminReport; action: Action } | null>(null);
+  // Pictures are paths under the API base (`/media/…`), not under this site: on the web's origin
+  // they were 404s with their alt text spilling over the row.
+  const [apiUrl, setApiUrl] = useState<string | null>(null);
+
+  useEffect(() => {
+    runtimeConfig()
+      .then((config) => setApiUrl(config.apiUrl))
+      .catch(() => setApiUrl(null));
+  }, []);
 
   async function act(report: AdminReport, action: Action, reason: string): Promise<string | null> {
     try {
@@ -79,7 +89,12 @@ export function ReportsQueue() {
         className="admin-ops-list"
       >
         {(report) => (
-          <ReportRow key={report.id} report={report} onAct={(action) => setActing({ report, action })} />
+          <ReportRow
+            key={report.id}
+            report={report}
+            apiUrl={apiUrl}
+            onAct={(action) => setActing({ report, action })}
+          />
         )}
       </AdminPagedList>
       {acting && (
@@ -101,7 +116,16 @@ export function ReportsQueue() {
   );
 }
 
-function ReportRow({ report, onAct }: { report: AdminReport; onAct: (action: Action) => void }) {
+function ReportRow({
+  report,
+  apiUrl,
+  onAct,
+}: {
+  report: AdminReport;
+  /** The API base the pictures' paths are under; null until known, when no picture is shown. */
+  apiUrl: string | null;
+  onAct: (action: Action) => void;
+}) {
   const t = useTranslations("adminOps.reports");
   const all = useTranslations("adminOps");
   const locale = useLocale();
@@ -119,11 +143,11 @@ function ReportRow({ report, onAct }: { report: AdminReport; onAct: (action: Act
       </div>
       <blockquote className="admin-report-message">{report.message}</blockquote>
       <div className="admin-report-content">
-        {preview && (
+        {preview && apiUrl !== null && (
           // The uploaded preview is served by the API's storage: not an image Next can optimise.
           // biome-ignore lint/performance/noImgElement: see above.
           <img
-            src={preview}
+            src={`${apiUrl}${preview}`}
             alt={t("previewAlt", { title: content.title })}
             className="admin-report-preview"
           />

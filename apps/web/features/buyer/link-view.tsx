@@ -4,17 +4,20 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { preconnect } from "react-dom";
 import { ClientMessages } from "@/components/ui/client-messages.tsx";
+import { ReportIcon } from "@/features/checkout/report-icon.tsx";
+import { type BuyerArea, checkoutPathIn, creatorPathIn, linkPathIn } from "@/lib/buyer-paths.ts";
 import { pageMetadata } from "@/lib/metadata.ts";
 import { formatMoney, minorToDecimal } from "@/lib/money.ts";
 import { CreatorAvatar } from "./creator-avatar.tsx";
 import { FileKindIcon } from "./file-kind-icon.tsx";
 import { linkVisual } from "./media.ts";
 import { getPublicLink, mediaUrl } from "./public-api.ts";
+import { ReportTrigger } from "./report-trigger.tsx";
 import { minutesUntil } from "./reservation.ts";
 import { UsePromocode } from "./use-promocode.tsx";
 
-/** Both URLs of the purchase view (/v/{token}, /app/links/{token}) are this one page. */
-export const linkPath = (token: string) => `/v/${token}`;
+/** Both URLs of the purchase view (/v/{token}, /app/links/{token}) are this one page: its canonical URL. */
+export const linkPath = (token: string) => linkPathIn("public", token);
 
 /** Search engines and link previews show about this much of a description. */
 const SNIPPET_LENGTH = 160;
@@ -56,9 +59,11 @@ export async function linkMetadata(locale: Locale, token: string): Promise<Metad
   };
 }
 
-export async function LinkView({ locale, token }: { locale: Locale; token: string }) {
+/** `area`: the prefix the buyer came in by; every link of the page keeps it (spec section 2). */
+export async function LinkView({ locale, token, area }: { locale: Locale; token: string; area: BuyerArea }) {
   const link = await getPublicLink(token);
   const t = await getTranslations("buyer");
+  const tReport = await getTranslations("report");
   const visual = linkVisual(link);
   // The image comes from the API's origin: connect while the browser is still reading the page.
   if (visual) preconnect(new URL(mediaUrl(visual.path)).origin);
@@ -91,7 +96,7 @@ export async function LinkView({ locale, token }: { locale: Locale; token: strin
         </div>
 
         <div className="buyer-info">
-          <Link href={`/c/${link.creator.id}`} className="creator-chip">
+          <Link href={creatorPathIn(area, link.creator.id)} className="creator-chip">
             <CreatorAvatar creator={link.creator} size={36} />
             <span>
               <span className="muted creator-chip-label">{t("soldBy")}</span>
@@ -132,7 +137,12 @@ export async function LinkView({ locale, token }: { locale: Locale; token: strin
               </>
             ) : (
               <ClientMessages namespaces={["buyer"]}>
-                <UsePromocode token={link.token} priceMinor={link.priceMinor} currency={link.currency} />
+                <UsePromocode
+                  token={link.token}
+                  checkout={checkoutPathIn(area, link.token)}
+                  priceMinor={link.priceMinor}
+                  currency={link.currency}
+                />
               </ClientMessages>
             )}
             <p className="muted purchase-note">{t("deliveryNote")}</p>
@@ -144,6 +154,17 @@ export async function LinkView({ locale, token }: { locale: Locale; token: strin
               <p>{link.description}</p>
             </section>
           )}
+
+          {/* The spec's "link report modal", for anyone holding the link. */}
+          <aside className="buyer-report">
+            <p className="muted">{tReport("linkPrompt")}</p>
+            <ClientMessages namespaces={["report"]}>
+              <ReportTrigger token={link.token}>
+                <ReportIcon />
+                {tReport("button")}
+              </ReportTrigger>
+            </ClientMessages>
+          </aside>
         </div>
       </div>
     </main>

@@ -12,13 +12,16 @@ import { fetchQuote } from "./quote.ts";
 /**
  * The spec's "use promocode": the price, a code field that asks the API for a quote, the discounted
  * total, and the Buy link carrying the applied code to checkout. The only client code of the page.
+ * `checkout` is the payment page in the buyer's area (lib/buyer-paths.ts), built by the server.
  */
 export function UsePromocode({
   token,
+  checkout,
   priceMinor,
   currency,
 }: {
   token: string;
+  checkout: string;
   priceMinor: number;
   currency: string;
 }) {
@@ -62,9 +65,7 @@ export function UsePromocode({
     setError(undefined);
   }
 
-  const checkout = `/checkout/${encodeURIComponent(token)}${
-    applied ? `?promo=${encodeURIComponent(applied.code)}` : ""
-  }`;
+  const buy = applied ? `${checkout}?promo=${encodeURIComponent(applied.code)}` : checkout;
 
   return (
     <div className="purchase">
@@ -97,7 +98,7 @@ export function UsePromocode({
         )}
       </div>
 
-      <a className="btn btn-primary btn-lg buy-button" href={checkout}>
+      <a className="btn btn-primary btn-lg buy-button" href={buy}>
         {t("buy")}
       </a>
 

@@ -2,6 +2,7 @@
 
 import type { QuoteResponse } from "@salelink/contracts/catalogue";
 import type { CheckoutResponse } from "@salelink/contracts/checkout";
+import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import { Field } from "@/components/ui/field.tsx";
@@ -10,7 +11,7 @@ import { fetchQuote } from "@/features/buyer/quote.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
 import { runtimeConfig } from "@/lib/runtime-config.ts";
-import type { BuyerArea } from "./paths.ts";
+import { type BuyerArea, resultPathIn } from "./paths.ts";
 import { releaseCheckout, rememberCheckout } from "./session.ts";
 
 // The card forms (and the contracts' zod they validate with) load once a checkout exists.
@@ -24,7 +25,9 @@ const loadCheckoutContract = () => import("@salelink/contracts/checkout");
 /**
  * The payment page's island. Step 1: the buyer's e-mail and the promo code (from `?promo=`,
  * re-checked here) with the total; "Continue" starts the checkout (POST /stripe/checkout). Step 2:
- * the provider's card form, for the total the API computed.
+ * the provider's card form, for the total the API computed. "Change" next to the e-mail cancels the
+ * checkout (its reservation given back) and returns to step 1: the next "Continue" starts a new one
+ * for the new address, through every check of a first checkout.
  */
 export function CheckoutForm({
   token,
@@ -45,6 +48,7 @@ export function CheckoutForm({
 }) {
   const t = useTranslations("checkout");
   const locale = useLocale();
+  const router = useRouter();
   const [email, setEmail] = useState("");
   const [code, setCode] = useState(initialPromo);
   const [quote, setQuote] = useState<QuoteResponse | null>(null);
@@ -52,6 +56,10 @@ export function CheckoutForm({
   const [errors, setErrors] = useState<{ email?: string; promoCode?: string; form?: string }>({});
   const [starting, setStarting] = useState(false);
   const [session, setSession] = useState<CheckoutResponse | null>(null);
+  const [changing, setChanging] = useState(false);
+  const [changeError, setChangeError] = useState<string>();
+  /** Set by "Change": the e-mail field takes the focus once the form is back. */
+  const focusEmail = useRef(false);
   const checkedInitial = useRef(false);
   /** Set once the card form is sent: from then on, leaving the page must not cancel the checkout. */
   const paying = useRef(false);
@@ -76,6 +84,12 @@ export function CheckoutForm({
       // Deferred: React's development double mount runs this cleanup and mounts again at once.
       pendingRelease.current = setTimeout(leave, 0);
     };
+  }, [session]);
+
+  useEffect(() => {
+    if (session || !focusEmail.current) return;
+    focusEmail.current = false;
+    document.getElementById("email")?.focus();
   }, [session]);
 
   const applied = quote?.promoCode ?? null;
@@ -157,11 +171,44 @@ export function CheckoutForm({
         schema: () => loadCheckoutContract().then((m) => m.checkoutResponseSchema),
       });
       rememberCheckout({ orderId: answer.orderId, checkoutSecret: answer.checkoutSecret });
+      paying.current = false;
       setSession(answer);
     } catch (err) {
       setErrors(startErrors(err, t));
     } finally {
       setStarting(false);
+    }
+  }
+
+  /**
+   * Back to step 1 with the e-mail editable. The checkout is cancelled first and the form comes back
+   * only once the API says it is (a unit of a limited stock is then free for the new checkout); a
+   * checkout that was paid meanwhile cannot change, and the buyer is shown its outcome instead.
+   */
+  async function changeEmail() {
+    if (!session || changing) return;
+    setChangeError(undefined);
+    setChanging(true);
+    try {
+      const { status } = await api(
+        `/checkout/${encodeURIComponent(session.orderId)}/cancel?secret=${encodeURIComponent(session.checkoutSecret)}`,
+        {
+          method: "POST",
+          schema: () => loadCheckoutContract().then((m) => m.checkoutCancelResponseSchema),
+        },
+      );
+      // Cancelled already: leaving the form must not send the page's own release as well.
+      paying.current = true;
+      if (status !== "failed") {
+        router.push(resultPathIn(area, "success", session.orderId));
+        return;
+      }
+      focusEmail.current = true;
+      setSession(null);
+    } catch {
+      setChangeError(t("changeFailed"));
+    } finally {
+      setChanging(false);
     }
   }
 
@@ -176,9 +223,26 @@ export function CheckoutForm({
             {t("stepDetails")}
           </h2>
           {session ? (
-            <p className="checkout-contact">
-              <span className="muted">{t("receiptTo")}</span> <strong>{email.trim()}</strong>
-            </p>
+            <>
+              <p className="checkout-contact">
+                <span className="muted">{t("receiptTo")}</span> <strong>{email.trim()}</strong>{" "}
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-sm"
+                  onClick={() => void changeEmail()}
+                  disabled={changing}
+                  aria-busy={changing}
+                  aria-label={t("changeEmailLabel")}
+                >
+                  {t("changeEmail")}
+                </button>
+              </p>
+              {changeError && (
+                <p className="checkout-alert" role="alert">
+                  {changeError}
+                </p>
+              )}
+            </>
           ) : (
             <form className="form checkout-details" onSubmit={onSubmit} noValidate>
               <Field

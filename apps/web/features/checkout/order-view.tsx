@@ -4,9 +4,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/ui/client-messages.tsx";
+import { formatBytes } from "@/components/ui/format-size.ts";
 import { FileKindIcon } from "@/features/buyer/file-kind-icon.tsx";
+import { type BuyerArea, creatorPathIn } from "@/lib/buyer-paths.ts";
 import { formatMoney } from "@/lib/money.ts";
-import { formatBytes } from "./format.ts";
 import { getOrder } from "./order-api.ts";
 import { ReportDialog } from "./report-dialog.tsx";
 
@@ -19,7 +20,7 @@ export async function orderMetadata(locale: Locale): Promise<Metadata> {
 type OrderFile = Order["files"][number];
 
 /** The order view (spec: "order view, with a report modal"): the receipt and the unlocked content. */
-export async function OrderView({ locale, token }: { locale: Locale; token: string }) {
+export async function OrderView({ locale, token, area }: { locale: Locale; token: string; area: BuyerArea }) {
   const order = await getOrder(token);
   const t = await getTranslations("order");
   const paidOn = order.paidAt
@@ -35,7 +36,8 @@ export async function OrderView({ locale, token }: { locale: Locale; token: stri
         <h1 className="order-title">{order.title}</h1>
         {order.creator && (
           <p className="order-creator muted">
-            {t("soldBy")} <Link href={`/c/${order.creator.id}`}>{order.creator.displayName}</Link>
+            {t("soldBy")}{" "}
+            <Link href={creatorPathIn(area, order.creator.id)}>{order.creator.displayName}</Link>
           </p>
         )}
         <dl className="order-facts">
@@ -132,8 +134,8 @@ export async function OrderView({ locale, token }: { locale: Locale; token: stri
             <h2>{t("reportTitle")}</h2>
             <p className="muted">{t("reportText")}</p>
           </div>
-          <ClientMessages namespaces={["order"]}>
-            <ReportDialog token={token} />
+          <ClientMessages namespaces={["report"]}>
+            <ReportDialog token={token} kind="order" />
           </ClientMessages>
         </div>
       </aside>

@@ -1,28 +1,12 @@
-/*
- * The buyer pages exist under a public and an /app prefix (spec section 2). A buyer who started on
- * one stays on it through payment, result and order.
- */
-export type BuyerArea = "public" | "app";
-
-export const linkPathIn = (area: BuyerArea, token: string) =>
-  area === "app" ? `/app/links/${token}` : `/v/${token}`;
-
-export const checkoutPathIn = (area: BuyerArea, token: string) =>
-  area === "app" ? `/app/payment/${token}` : `/checkout/${token}`;
-
-export const orderPathIn = (area: BuyerArea, token: string) =>
-  area === "app" ? `/app/links/order/${token}` : `/order/${token}`;
-
-export function resultPathIn(
-  area: BuyerArea,
-  outcome: "success" | "error",
-  orderId: string,
-  reason?: string,
-): string {
-  const query = new URLSearchParams({ order: orderId });
-  if (reason) query.set("reason", reason);
-  return `${area === "app" ? "/app/payment" : "/payment"}/${outcome}?${query}`;
-}
+// The buyer pages' paths live in lib/buyer-paths.ts (one builder for every buyer page).
+export {
+  type BuyerArea,
+  checkoutPathIn,
+  creatorPathIn,
+  linkPathIn,
+  orderPathIn,
+  resultPathIn,
+} from "@/lib/buyer-paths.ts";
 
 /** The API's failure reasons (order.failureReason, also carried in `?reason=`) as the texts we show. */
 export type FailureText = "declined" | "refused" | "provider" | "soldOut" | "promoUsedUp" | "generic";

@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
 import { type BuyerArea, checkoutPathIn, failureText, orderPathIn } from "./paths.ts";
-import { recallCheckout } from "./session.ts";
+import { recallCheckout, type StoredCheckout } from "./session.ts";
 
 /** The API applies the provider's event within a second or so; Stripe's webhook may take longer. */
 const POLL_MS = 1000;
@@ -18,7 +18,49 @@ type View =
   | { kind: "checking" }
   | { kind: "missing" }
   | { kind: "unreadable" }
-  | { kind: "status"; status: CheckoutStatus; timedOut: boolean };
+  | {
+      kind: "status";
+      status: CheckoutStatus;
+      timedOut: boolean;
+      /** The tab's later checkout, when the one shown failed and that later one was paid. */
+      laterPaid: CheckoutStatus | null;
+    };
+
+type T = ReturnType<typeof useTranslations<"checkout">>;
+
+const statusPath = (checkout: StoredCheckout) =>
+  `/checkout/${encodeURIComponent(checkout.orderId)}?secret=${encodeURIComponent(checkout.checkoutSecret)}`;
+const loadStatusSchema = () => import("@salelink/contracts/checkout").then((m) => m.checkoutStatusSchema);
+
+/**
+ * A tab that failed a payment and then paid on a new checkout (the error page's "Try again") may
+ * come back to the failed one's page, with the back button or its history: what the buyer needs
+ * to hear there is that their payment went through.
+ */
+async function laterPaidCheckout(shown: string, signal: AbortSignal): Promise<CheckoutStatus | null> {
+  const latest = recallCheckout(null);
+  if (!latest || latest.orderId === shown) return null;
+  try {
+    const status = await api(statusPath(latest), { schema: loadStatusSchema, signal });
+    return status.status === "paid" && status.orderToken ? status : null;
+  } catch {
+    // Unreadable: the page shows the order it was opened for, as before.
+    return null;
+  }
+}
+
+/** The page's title follows what it shows, not the address it was opened at (success or error). */
+function titleOf(view: View, reason: string | null, t: T): string | null {
+  if (view.kind === "checking") return null;
+  if (view.kind !== "status") return reason ? t("errorTitle") : t("missingTitle");
+  const { status } = view;
+  if ((status.status === "paid" && status.orderToken) || view.laterPaid) return t("successTitle");
+  if (status.status === "pending") return t("pendingTitle");
+  if (status.status === "refunded") return t("refundedTitle");
+  const failure = failureText(status.failureReason ?? reason);
+  if (failure === "soldOut" || failure === "promoUsedUp") return t("unfulfilledTitle");
+  return t("errorTitle");
+}
 
 /**
  * The outcome of the tab's checkout (success and error pages alike): the order from `?order=`, its
@@ -49,18 +91,22 @@ export function PaymentResult({ area }: { area: BuyerArea }) {
     setView({ kind: "checking" });
     const poll = async () => {
       try {
-        const status = await api(
-          `/checkout/${encodeURIComponent(checkout.orderId)}?secret=${encodeURIComponent(checkout.checkoutSecret)}`,
-          {
-            schema: () => import("@salelink/contracts/checkout").then((m) => m.checkoutStatusSchema),
-            signal: controller.signal,
-          },
-        );
+        const status = await api(statusPath(checkout), {
+          schema: loadStatusSchema,
+          signal: controller.signal,
+        });
         if (status.status === "pending" && Date.now() - started < POLL_LIMIT_MS) {
           timer = setTimeout(poll, POLL_MS);
           return;
         }
-        setView({ kind: "status", status, timedOut: status.status === "pending" });
+        // Not for a payment that went through and is being refunded (sold out): that is its own news.
+        const unfulfilled = ["soldOut", "promoUsedUp"].includes(failureText(status.failureReason));
+        const laterPaid =
+          status.status === "failed" && !unfulfilled
+            ? await laterPaidCheckout(checkout.orderId, controller.signal)
+            : null;
+        if (controller.signal.aborted) return;
+        setView({ kind: "status", status, timedOut: status.status === "pending", laterPaid });
       } catch (err) {
         if (controller.signal.aborted) return;
         // A network hiccup is retried within the time limit; a refusal (404: not this tab's order) is final.
@@ -82,6 +128,14 @@ export function PaymentResult({ area }: { area: BuyerArea }) {
   useEffect(() => {
     if (view.kind !== "checking") heading.current?.focus();
   }, [view.kind]);
+
+  const title = titleOf(view, reason, t);
+  useEffect(() => {
+    if (!title) return;
+    // The layout's template adds " · " and the site's name: kept as it is.
+    const separator = document.title.indexOf(" · ");
+    document.title = separator >= 0 ? `${title}${document.title.slice(separator)}` : title;
+  }, [title]);
 
   if (view.kind === "checking") {
     return (
@@ -116,15 +170,19 @@ export function PaymentResult({ area }: { area: BuyerArea }) {
 
   const { status } = view;
   const amount = formatMoney(status.total, status.currency, locale);
+  const paid = status.status === "paid" && status.orderToken ? status : view.laterPaid;
 
-  if (status.status === "paid" && status.orderToken) {
+  if (paid?.orderToken) {
     return (
       <div className="card payment-result">
         <ResultIcon kind="success" />
         <h1 ref={heading} tabIndex={-1}>
           {t("successTitle")}
         </h1>
-        <p className="payment-result-lead">{t("successText", { amount })}</p>
+        <p className="payment-result-lead">
+          {t("successText", { amount: formatMoney(paid.total, paid.currency, locale) })}
+        </p>
+        {paid !== status && <p className="muted">{t("earlierAttemptFailed")}</p>}
         <section className="payment-next" aria-labelledby="payment-next-title">
           <h2 id="payment-next-title">{t("nextTitle")}</h2>
           <ul>
@@ -133,7 +191,7 @@ export function PaymentResult({ area }: { area: BuyerArea }) {
           </ul>
         </section>
         <div className="actions payment-result-actions">
-          <Link href={orderPathIn(area, status.orderToken)} className="btn btn-primary btn-lg">
+          <Link href={orderPathIn(area, paid.orderToken)} className="btn btn-primary btn-lg">
             {t("openOrder")}
           </Link>
         </div>

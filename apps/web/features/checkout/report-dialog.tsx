@@ -7,6 +7,7 @@ import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
 import { toast } from "@/lib/toast.ts";
+import { ReportIcon } from "./report-icon.tsx";
 
 /** The contract's reasons (reportReasons), with their message keys. */
 const reasons = [
@@ -17,11 +18,18 @@ const reasons = [
   ["other", "other"],
 ] as const;
 
+export interface ReportDialogProps {
+  /** An order token (the order page) or a link token (the link page): the API tells them apart. */
+  token: string;
+  /** A link's dialog opens at once: the link page loads it on the click that asks for it. */
+  kind: "order" | "link";
+}
+
 /** The spec's "link report modal": a reason and a message about an order or a link, to POST /report. */
-export function ReportDialog({ token }: { token: string }) {
-  const t = useTranslations("order");
+export function ReportDialog({ token, kind }: ReportDialogProps) {
+  const t = useTranslations("report");
   const ref = useRef<HTMLDialogElement>(null);
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(kind === "link");
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
 
@@ -76,7 +84,8 @@ export function ReportDialog({ token }: { token: string }) {
     } catch (err) {
       const fields = apiFieldErrors(err);
       if (Object.keys(fields).length > 0) setErrors(fields);
-      // 429: this reporter already reported; the API says so in the page's language.
+      // 429: this reporter already reported this link, or sent the most reports a day allows; the
+      // API says which, in the page's language.
       else if (err instanceof ApiError && err.body && err.status < 500) setErrors({ form: err.body.message });
       else setErrors({ form: t("failed") });
     } finally {
@@ -87,25 +96,13 @@ export function ReportDialog({ token }: { token: string }) {
   return (
     <>
       <button type="button" className="btn btn-ghost" onClick={() => setOpen(true)}>
-        <svg
-          width="16"
-          height="16"
-          viewBox="0 0 24 24"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-          aria-hidden="true"
-        >
-          <path d="M5 21V4 M5 4h11l-2 4 2 4H5" />
-        </svg>
-        {t("report")}
+        <ReportIcon />
+        {t("button")}
       </button>
       <dialog ref={ref} className="card report-dialog" aria-labelledby="report-dialog-title" onClose={close}>
         <form className="form" method="post" onSubmit={onSubmit} noValidate>
-          <h2 id="report-dialog-title">{t("reportHeading")}</h2>
-          <p className="muted report-dialog-lead">{t("reportLead")}</p>
+          <h2 id="report-dialog-title">{t(kind === "link" ? "linkHeading" : "orderHeading")}</h2>
+          <p className="muted report-dialog-lead">{t("lead")}</p>
           <div className="field">
             <label htmlFor="report-reason">{t("reason")}</label>
             <select
@@ -140,7 +137,7 @@ export function ReportDialog({ token }: { token: string }) {
             error={errors.message}
           />
           {errors.form && (
-            <p className="checkout-alert" role="alert">
+            <p className="report-dialog-alert" role="alert">
               {errors.form}
             </p>
           )}

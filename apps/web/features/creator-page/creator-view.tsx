@@ -6,14 +6,15 @@ import { getTranslations } from "next-intl/server";
 import { preconnect } from "react-dom";
 import { CreatorAvatar } from "@/features/buyer/creator-avatar.tsx";
 import { FileKindIcon } from "@/features/buyer/file-kind-icon.tsx";
-import { linkPath, snippet } from "@/features/buyer/link-view.tsx";
+import { snippet } from "@/features/buyer/link-view.tsx";
 import { linkVisual } from "@/features/buyer/media.ts";
 import { getCreatorPage, mediaUrl } from "@/features/buyer/public-api.ts";
+import { type BuyerArea, creatorPathIn, linkPathIn } from "@/lib/buyer-paths.ts";
 import { pageMetadata } from "@/lib/metadata.ts";
 import { formatMoney } from "@/lib/money.ts";
 
-/** One URL per creator, by id, whether the page was reached by id or by handle. */
-const creatorPath = (id: string) => `/c/${id}`;
+/** One canonical URL per creator, the public one by id, whether reached by id or by handle, /c or /app. */
+const creatorPath = (id: string) => creatorPathIn("public", id);
 
 export async function creatorMetadata(locale: Locale, idOrHandle: string): Promise<Metadata> {
   const { profile, links } = await getCreatorPage(idOrHandle);
@@ -50,16 +51,17 @@ export async function creatorMetadata(locale: Locale, idOrHandle: string): Promi
 
 interface ProductCardProps {
   link: PublicLink;
+  area: BuyerArea;
   locale: Locale;
   soldOut: string;
   /** The first card is in a phone's first screen, often its largest paint: it must not wait to load. */
   first: boolean;
 }
 
-function ProductCard({ link, locale, soldOut, first }: ProductCardProps) {
+function ProductCard({ link, area, locale, soldOut, first }: ProductCardProps) {
   const visual = linkVisual(link);
   return (
-    <Link href={linkPath(link.token)} className="card product-card">
+    <Link href={linkPathIn(area, link.token)} className="card product-card">
       <span className="product-card-media">
         {visual ? (
           // biome-ignore lint/performance/noImgElement: the API serves ready-sized renditions; no image optimiser.
@@ -88,7 +90,16 @@ function ProductCard({ link, locale, soldOut, first }: ProductCardProps) {
   );
 }
 
-export async function CreatorView({ locale, page }: { locale: Locale; page: CreatorPage }) {
+/** `area`: the prefix the buyer came in by; the product cards keep it (spec section 2). */
+export async function CreatorView({
+  locale,
+  page,
+  area,
+}: {
+  locale: Locale;
+  page: CreatorPage;
+  area: BuyerArea;
+}) {
   const { profile, links } = page;
   const t = await getTranslations("creatorPage");
   // Covers and avatars come from the API's origin: connect while the browser is still reading the page.
@@ -124,7 +135,7 @@ export async function CreatorView({ locale, page }: { locale: Locale; page: Crea
           <ul className="portfolio">
             {links.map((link, i) => (
               <li key={link.token}>
-                <ProductCard link={link} locale={locale} soldOut={t("soldOut")} first={i === 0} />
+                <ProductCard link={link} area={area} locale={locale} soldOut={t("soldOut")} first={i === 0} />
               </li>
             ))}
           </ul>

@@ -167,7 +167,7 @@ export function LinkDialog({
             name="profileId"
             defaultValue={link?.profileId ?? profiles[0]?.id ?? ""}
             aria-invalid={Boolean(errors.profileId)}
-            aria-describedby={errors.profileId ? "profileId-error" : undefined}
+            aria-describedby={errors.profileId ? "profileId-hint profileId-error" : "profileId-hint"}
           >
             {profiles.map((p) => (
               <option key={p.id} value={p.id}>
@@ -175,6 +175,10 @@ export function LinkDialog({
               </option>
             ))}
           </select>
+          {/* What a creator page shows is otherwise a surprise (issue 17): say it where the profile is chosen. */}
+          <small id="profileId-hint" className="muted">
+            {t("profileHint")}
+          </small>
           {errors.profileId && (
             <small id="profileId-error" className="field-error">
               {errors.profileId}

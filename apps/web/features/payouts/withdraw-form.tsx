@@ -16,6 +16,7 @@ import { apiFieldErrors, type FieldErrors, topLevelErrors } from "@/lib/form-err
 import { formatMoney, minorToInput, parseAmount } from "@/lib/money.ts";
 import { toast } from "@/lib/toast.ts";
 import { payoutCurrencies } from "./payout-currencies.ts";
+import { withdrawHint } from "./withdraw-hint.ts";
 
 /**
  * The spec's "bank withdraw": an amount (all that is available, to start with) from one balance to
@@ -138,7 +139,7 @@ export function WithdrawForm({
           name="amount"
           id="withdraw-amount"
           label={t("amount", { currency })}
-          hint={t("amountHint", { minimum: money(eligibility.minimum), available: money(available) })}
+          hint={withdrawHint(t, eligibility.minimum, available, money)}
           value={amount}
           onChange={(e) => setAmount(e.target.value)}
           inputMode="decimal"

@@ -13,7 +13,7 @@ export async function SiteHeader() {
           {/* The letter comes from CSS: as text, it made the visible label "S Salelink", which the
               link's accessible name does not contain (WCAG 2.5.3, label in name). */}
           <span className="brand-mark" aria-hidden="true" />
-          Salelink
+          <span className="brand-name">Salelink</span>
         </Link>
         <nav className="main-nav" aria-label={t("main")}>
           <Link href="/affiliate">{t("affiliate")}</Link>

@@ -3,6 +3,7 @@
 import type { FileKind, UploadedFile, UploadUse } from "@salelink/contracts";
 import { useLocale, useTranslations } from "next-intl";
 import { type ChangeEvent, type DragEvent, useEffect, useRef, useState } from "react";
+import { formatBytes } from "@/components/ui/format-size.ts";
 import { ApiError } from "@/lib/api.ts";
 import { runtimeConfig } from "@/lib/runtime-config.ts";
 import { toast } from "@/lib/toast.ts";
@@ -10,7 +11,6 @@ import { StorageUsage, useStorageUsage } from "./storage-usage.tsx";
 import {
   type CheckResult,
   checkSelection,
-  formatBytes,
   type Rejection,
   rulesFor,
   SNIFF_LENGTH,

@@ -3,8 +3,8 @@
 import type { UploadUsage } from "@salelink/contracts/uploads";
 import { useLocale, useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
+import { formatBytes } from "@/components/ui/format-size.ts";
 import { api } from "@/lib/api.ts";
-import { formatBytes } from "./upload-checks.ts";
 
 /**
  * The account's storage as the API counts it (issue 16): "X MB of Y used", read when the field

@@ -79,24 +79,6 @@ export function checkSelection(files: readonly Candidate[], rules: Rules): Check
   return { ok: true };
 }
 
-const units = ["byte", "kilobyte", "megabyte", "gigabyte"] as const;
-
-/** A size in the page's language with binary steps ("10 MB", "10 Mo"), as the limits are set. */
-export function formatBytes(bytes: number, locale: string): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return new Intl.NumberFormat(locale, {
-    style: "unit",
-    unit: units[unit],
-    unitDisplay: unit === 0 ? "long" : "short",
-    maximumFractionDigits: unit === 0 ? 0 : 1,
-  }).format(value);
-}
-
 /**
  * Which spec rejection an API field error is, whether it came in English or already translated
  * (the API answers in the page's language): `translated` gives this page's text of a rejection.

@@ -2,6 +2,7 @@ import { clickBodySchema, clickParamsSchema } from "@salelink/contracts";
 import { isBot } from "@salelink/contracts/bots";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Redis } from "ioredis";
+import { z } from "zod";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { validation } from "../../lib/errors.ts";
@@ -64,6 +65,8 @@ export const clickRoutes: FastifyPluginAsyncZod<ClickDeps> = async (app, deps) =
         summary: "Report a visit through a campaign's share link (204 whether counted or not)",
         params: clickParamsSchema,
         body: clickBodySchema,
+        // Documented as what it is: no content, counted or not.
+        response: { 204: z.undefined().describe("No content, whether the visit was counted or not") },
       },
     },
     async (request, reply) => {

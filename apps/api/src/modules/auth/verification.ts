@@ -1,4 +1,4 @@
-import type { Locale, SignupBody } from "@salelink/contracts";
+import { emailedTokenSchema, type Locale, type SignupBody } from "@salelink/contracts";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Config } from "../../config.ts";
 import type { DbOrTx } from "../../db/client.ts";
@@ -100,6 +100,9 @@ export async function verifyEmail(
   password: string | undefined,
   locale: Locale,
 ): Promise<void> {
+  // A link mangled on its way (cut short by a mail client, an extra character) is an invalid link
+  // to whoever follows it, like an unknown or expired one: not "some fields are invalid".
+  if (!emailedTokenSchema.safeParse(token).success) throw invalidVerificationLink();
   const chosenHash = password === undefined ? null : await hashPassword(password);
   const outcome = await deps.db.transaction(async (tx) => {
     const use = await consumeVerificationToken(tx, token, chosenHash !== null);
@@ -135,10 +138,11 @@ export async function verifyEmail(
   if (outcome === "needs-password") {
     throw validation({ password: ["Choose a password to finish confirming your address."] });
   }
-  if (outcome !== "verified") {
-    throw new AppError("BadRequestException", "This verification link is invalid or has expired.");
-  }
+  if (outcome !== "verified") throw invalidVerificationLink();
 }
+
+const invalidVerificationLink = () =>
+  new AppError("BadRequestException", "This verification link is invalid or has expired.");
 
 /**
  * Sends a new verification link when the address has an unverified account; the same answer always.

@@ -305,6 +305,28 @@ export async function replacePortfolio(db: DbOrTx, params: { profileId: string; 
     .values(params.linkIds.map((linkId, position) => ({ profileId: params.profileId, linkId, position })));
 }
 
+/**
+ * Puts a link last on a profile's portfolio: a new link (or one moved to that profile) is on its
+ * creator page by default, and the creator orders or hides it in the portfolio (issue 17).
+ */
+export async function appendToPortfolio(db: DbOrTx, params: { profileId: string; linkId: string }) {
+  await db
+    .insert(portfolioEntries)
+    .values({
+      profileId: params.profileId,
+      linkId: params.linkId,
+      position: sql`(select coalesce(max(${portfolioEntries.position}), -1) + 1 from ${portfolioEntries} where ${portfolioEntries.profileId} = ${params.profileId})`,
+    })
+    .onConflictDoNothing();
+}
+
+/** Takes a link off every portfolio but its own profile's (after a move, the old page drops it). */
+export async function removeFromOtherPortfolios(db: DbOrTx, params: { profileId: string; linkId: string }) {
+  await db
+    .delete(portfolioEntries)
+    .where(and(eq(portfolioEntries.linkId, params.linkId), ne(portfolioEntries.profileId, params.profileId)));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Public reads: active links only, public columns only
 

@@ -295,9 +295,12 @@ export async function createLink(deps: CatalogueDeps, ownerId: string, body: Cre
   // A collision of 128 random bits will not happen; one retry covers the impossible anyway.
   for (let attempt = 0; ; attempt++) {
     try {
-      return await deps.db.transaction(async (tx) => {
+      return await editing(deps, async (tx, refresh) => {
         const id = await q.insertLink(tx, { ownerId, ...body, token: newLinkToken() });
-        return getLink(tx, ownerId, id);
+        await q.appendToPortfolio(tx, { profileId: body.profileId, linkId: id });
+        const link = await getLink(tx, ownerId, id);
+        await refresh(await linkPageTags(tx, ownerId, link));
+        return link;
       });
     } catch (err) {
       if (attempt > 0 || !isUniqueViolation(err, "links_token_idx")) throw err;
@@ -353,6 +356,10 @@ async function changeLink(
     }
     if (!(await q.updateLink(tx, { ownerId, id, set }))) throw notFound("Link");
     const link = await getLink(tx, ownerId, id);
+    if (link.profileId && link.profileId !== current.profileId) {
+      await q.removeFromOtherPortfolios(tx, { profileId: link.profileId, linkId: id });
+      await q.appendToPortfolio(tx, { profileId: link.profileId, linkId: id });
+    }
     // Moving a link to another profile changes two creator pages.
     const tags = [...(await linkPageTags(tx, ownerId, current)), ...(await linkPageTags(tx, ownerId, link))];
     await refresh(tags);

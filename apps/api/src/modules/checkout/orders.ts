@@ -9,9 +9,8 @@ import type { ObjectStorage } from "../../providers/storage/index.ts";
 
 /** How long the signed URLs of an order's files work: enough to start a download, not to share. */
 export const FILE_URL_SECONDS = 15 * 60;
-/** A reporter's open reports on one link, and reports a day from one address and browser. */
+/** A reporter's open reports on one link (the day's cap is REPORTS_PER_DAY_MAX in config.ts). */
 export const MAX_OPEN_REPORTS_PER_LINK = 3;
-export const MAX_REPORTS_PER_DAY = 10;
 
 /** The buyer's order, found by the secret token of the receipt, with the unlocked files. */
 export async function orderByToken(
@@ -93,7 +92,11 @@ export function reporterKey(salt: string, ip: string, userAgent: string | undefi
  * A report from anyone holding an order token (the order page) or a link token (the link page),
  * queued for admins. A reporter cannot flood it: a few open reports per link, a few a day.
  */
-export async function fileReport(db: Db, input: ReportBody & { reporterKey: string }): Promise<void> {
+export async function fileReport(
+  db: Db,
+  input: ReportBody & { reporterKey: string },
+  limits: { perDay: number },
+): Promise<void> {
   const [target] =
     input.token.length === 43
       ? await db
@@ -121,8 +124,20 @@ export async function fileReport(db: Db, input: ReportBody & { reporterKey: stri
           gt(reports.createdAt, sql`now() - interval '30 days'`),
         ),
       );
-    if ((counts?.onLink ?? 0) >= MAX_OPEN_REPORTS_PER_LINK || (counts?.today ?? 0) >= MAX_REPORTS_PER_DAY) {
+    // Two refusals a reporter must tell apart: this link again (wait for the team), or the day's cap
+    // (any link, until tomorrow).
+    if ((counts?.onLink ?? 0) >= MAX_OPEN_REPORTS_PER_LINK) {
       throw new AppError("RateLimitException", "You have already reported this. Our team will look at it.");
+    }
+    if ((counts?.today ?? 0) >= limits.perDay) {
+      throw new AppError(
+        "ReportLimitException",
+        "You have sent {limit} reports today, the most we accept in a day. Please try again tomorrow.",
+        undefined,
+        undefined,
+        undefined,
+        { limit: limits.perDay },
+      );
     }
     await tx.insert(reports).values({
       linkId: target.linkId,

@@ -154,10 +154,14 @@ export const checkoutRoutes: FastifyPluginAsyncZod<CheckoutDeps> = async (app, d
       },
     },
     async (request, reply) => {
-      await fileReport(db, {
-        ...request.body,
-        reporterKey: reporterKey(config.appSecret, request.ip, request.headers["user-agent"]),
-      });
+      await fileReport(
+        db,
+        {
+          ...request.body,
+          reporterKey: reporterKey(config.appSecret, request.ip, request.headers["user-agent"]),
+        },
+        { perDay: config.REPORTS_PER_DAY_MAX },
+      );
       return reply.code(201).send({ message: request.t("Thank you. Our team will look at your report.") });
     },
   );

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../lib/errors.ts";
+import { multipartBodyDocs } from "../../plugins/openapi.ts";
 import { attachmentDisposition, KEY_SPACES, verifyLocalSignature } from "../../providers/storage/index.ts";
 import { registerUploadJobs } from "./cleanup.ts";
 import { roomLeft, uploadRateLimit, usageOf } from "./quota.ts";
@@ -45,7 +46,20 @@ export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesDeps> = async (app,
     "/upload",
     {
       // Per account and hour, refused before a byte of the body is read (issue 16).
-      config: { auth: "user", rateLimit: uploadRateLimit(config) },
+      config: {
+        auth: "user",
+        rateLimit: uploadRateLimit(config),
+        swaggerTransform: multipartBodyDocs(
+          {
+            file: {
+              type: "string",
+              format: "binary",
+              description: "The file: its type is read from its bytes; what is accepted depends on `use`",
+            },
+          },
+          ["file"],
+        ),
+      },
       schema: {
         tags: ["uploads"],
         summary: "Upload one file (multipart field `file`); the type is read from its bytes",

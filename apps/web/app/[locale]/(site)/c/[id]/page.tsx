@@ -19,5 +19,5 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 
 export default async function CreatorPage(props: Props) {
   const locale = await pageLocale(props.params);
-  return <CreatorView locale={locale} page={await getCreatorPage((await props.params).id)} />;
+  return <CreatorView locale={locale} page={await getCreatorPage((await props.params).id)} area="public" />;
 }

@@ -19,5 +19,5 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 
 export default async function LinkPage(props: Props) {
   const locale = await pageLocale(props.params);
-  return <LinkView locale={locale} token={(await props.params).token} />;
+  return <LinkView locale={locale} token={(await props.params).token} area="public" />;
 }

@@ -20,5 +20,5 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 
 export default async function AppCreatorPage(props: Props) {
   const locale = await pageLocale(props.params);
-  return <CreatorView locale={locale} page={await getCreatorPage((await props.params).id)} />;
+  return <CreatorView locale={locale} page={await getCreatorPage((await props.params).id)} area="app" />;
 }

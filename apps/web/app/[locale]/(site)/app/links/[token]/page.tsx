@@ -20,5 +20,5 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 
 export default async function AppLinkPage(props: Props) {
   const locale = await pageLocale(props.params);
-  return <LinkView locale={locale} token={(await props.params).token} />;
+  return <LinkView locale={locale} token={(await props.params).token} area="app" />;
 }

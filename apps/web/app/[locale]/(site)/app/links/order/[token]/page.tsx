@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { OrderView, orderMetadata } from "@/features/checkout/order-view.tsx";
 import { pageLocale } from "@/lib/page-locale.ts";
+import "@/features/buyer/buyer.css";
 import "@/features/checkout/checkout.css";
 
 type Props = { params: Promise<{ locale: string; token: string }> };
@@ -14,5 +15,5 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 
 export default async function AppOrderPage(props: Props) {
   const locale = await pageLocale(props.params);
-  return <OrderView locale={locale} token={(await props.params).token} />;
+  return <OrderView locale={locale} token={(await props.params).token} area="app" />;
 }

@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+type Tree = { [key: string]: string | Tree };
+const root = path.resolve(import.meta.dirname, "..");
+const load = (locale: string): Tree =>
+  JSON.parse(readFileSync(path.join(root, "messages", `${locale}.json`), "utf8"));
+
+function flatten(tree: Tree, prefix = ""): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const full = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === "string") out.set(full, value);
+    else for (const [k, v] of flatten(value, full)) out.set(k, v);
+  }
+  return out;
+}
+
+/**
+ * Words that are the same in English and in the language: brand and product names, codes, the
+ * languages' own names, and words both languages share. Anything else left identical to English is
+ * an untranslated label (the Spanish wallet once said "Sandbox").
+ */
+const sameAsEnglish: Record<"fr" | "es", readonly string[]> = {
+  fr: [
+    "Blog",
+    "Cookies",
+    "English",
+    "Français",
+    "Español",
+    "E-mail",
+    "Portfolio",
+    "Bio",
+    "Avatar",
+    "Code",
+    "Code {code}",
+    "image",
+    "audio",
+    "archive",
+    "PDF",
+    "Image",
+    "Audio",
+    "Archive",
+    "Description",
+    "Type",
+    "Date",
+    "Total",
+    "IBAN",
+    "BIC",
+    "Maintenance",
+    "Commission",
+    "Action",
+    "Note",
+    "Admin",
+    "Stripe",
+    "Stripe Connect",
+    "Veriff",
+  ],
+  es: [
+    "Blog",
+    "Cookies",
+    "English",
+    "Français",
+    "Español",
+    "Legal",
+    "Error",
+    "Avatar",
+    "audio",
+    "Audio",
+    "PDF",
+    "Total",
+    "CVC",
+    "IBAN",
+    "BIC",
+    "no",
+    "No",
+    "Stripe",
+    "Stripe Connect",
+    "Veriff",
+  ],
+};
+
+/** A message with no words of its own ("{count} / {max}", "{title}") has nothing to translate. */
+const hasWords = (message: string) => /\p{L}/u.test(message.replace(/\{[^{}]*\}/g, ""));
+
+describe("no English left in the French and Spanish catalogues", () => {
+  const english = flatten(load("en"));
+
+  it.each(["fr", "es"] as const)("%s translates every label", (locale) => {
+    const other = flatten(load(locale));
+    const untranslated = [...english]
+      .filter(([key, message]) => other.get(key) === message && hasWords(message))
+      .filter(([, message]) => !sameAsEnglish[locale].includes(message))
+      .map(([key, message]) => `${key}: ${message}`);
+    expect(untranslated).toEqual([]);
+  });
+});
