@@ -129,6 +129,8 @@ export default defineConfig({
             // Served as JavaScript (pages send nosniff): tests that watch them route these URLs.
             ANALYTICS_SRC: `${scriptsOrigin}/__analytics.js?id={id}`,
             CHAT_WIDGET_SRC: `${scriptsOrigin}/__chat-widget.js`,
+            // The server's maintenance gate sees a switch within a quarter second (2 s in production).
+            MAINTENANCE_POLL_MS: "250",
             // Proves the affiliate page reads its figures from configuration.
             AFFILIATE_COMMISSION_BPS: "2500",
             AFFILIATE_DURATION_MONTHS: "12",

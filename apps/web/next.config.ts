@@ -28,6 +28,9 @@ const nextConfig: NextConfig = {
   // page it hashes (server/main.ts, decision 020); Next.js's own would gzip it first.
   compress: false,
   transpilePackages: ["@salelink/contracts"],
+  // app/global-not-found.tsx: Next.js renders a whole 404 page for unmatched URLs (our root layout
+  // sits under [locale], so no root not-found.tsx can compose one).
+  experimental: { globalNotFound: true },
   // Markdown content is read from disk at build time and by ISR at run time.
   outputFileTracingIncludes: { "/**": ["./content/**/*"] },
   // URLs carry no locale: each request is rewritten to its language's prerendered page. After the

@@ -31,6 +31,8 @@ test.describe("public pages", () => {
   }
 
   test("legal pages exist in three languages and the footer links them", async ({ browser }) => {
+    // Twelve page loads in three fresh contexts.
+    test.slow();
     for (const locale of ["en-US", "fr-FR", "es-ES"]) {
       const context = await browser.newContext({ locale });
       const page = await context.newPage();

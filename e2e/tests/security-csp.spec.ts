@@ -129,7 +129,7 @@ test.describe("content security policy", () => {
       // Each page's inline scripts are allowed by hash (whole, cached pages) or by a nonce (streamed).
       expect(checkPolicy(res.headers()["content-security-policy"], path).length, path).toBeGreaterThan(0);
     }
-    // Crawlers' bare 404 answers (proxy.ts) and the built assets carry it too.
+    // Crawlers' bare 404 answers (server/bot-not-found.ts) and the built assets carry it too.
     const bot = await request.get("/no-such-page", { headers: { "user-agent": "curl/8.4.0" } });
     expect(bot.status()).toBe(404);
     checkPolicy(bot.headers()["content-security-policy"], "bot 404");
@@ -186,6 +186,8 @@ test.describe("content security policy", () => {
   });
 
   test("the app's own pages break none of it", async ({ page, consoleErrors: _ }) => {
+    // A dozen pages, signed out and in.
+    test.slow();
     await recordViolations(page);
     await page.route("**/__analytics.js*", (route) =>
       route.fulfill({ contentType: "application/javascript", body: "window.__analyticsRan = true;" }),
@@ -278,6 +280,8 @@ test.describe("content security policy", () => {
     for (const error of errors) expect(error).toMatch(/Content Security Policy/);
   });
   test("every kind of page runs its own scripts and refuses an injected one", async ({ page }) => {
+    // Fourteen pages and two sign-ins, each page checked after hydration: more than the default 30 s.
+    test.slow();
     const errors = watchConsole(page);
     await recordViolations(page);
     // A visitor who has not chosen yet: the consent banner, in every page's HTML, needs React to close.
@@ -291,28 +295,15 @@ test.describe("content security policy", () => {
       }, path).toPass();
       expect(await page.evaluate(() => localStorage.getItem("cookie-consent")), path).toBe("false");
     };
-    /** Hydrated: the error page's link navigates in the same document (without React it would reload). */
-    const goBackInPage = async (path: string) => {
-      await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
-      await page.getByRole("link", { name: "Go back" }).click();
-      await expect(page, path).toHaveURL(/\/$/);
-      expect(await page.evaluate(() => "__sameDocument" in window), path).toBe(true);
-    };
-    /**
-     * Next.js answers a 404 with its error shell and renders the page in the browser, where React
-     * never runs the root layout's inline scripts, zod's `jitless` one included: zod's `new Function`
-     * probe is refused by the policy (no 'unsafe-eval', before decision 020 too). That one refusal,
-     * and no inline-script refusal, is what such a page reports until the flag is set another way.
-     */
-    const errorShellProbe = [expect.stringMatching(/^script-src eval /)];
     const visit = async (path: string, works = closeBanner, landing: RegExp = /./) => {
       const res = await page.goto(path);
       const inline = checkPolicy(res?.headers()["content-security-policy"], path);
       expect(inline.length, path).toBeGreaterThan(0);
       await expect(page, path).toHaveURL(landing);
       await expect(page.getByRole("heading", { level: 1 }).first(), path).toBeVisible();
-      const errorShell = res?.status() === 404;
-      await expect.poll(() => violations(page), { message: path }).toEqual(errorShell ? errorShellProbe : []);
+      // 404 pages too: they are sent whole, so the root layout's scripts (zod's `jitless` flag) run
+      // before any chunk, as on every page (decision 020's known gap, closed by issue 17).
+      await expect.poll(() => violations(page), { message: path }).toEqual([]);
       // An inline script added to the page does not run (code Playwright evaluates is exempt itself).
       const ran = await page.evaluate(() => {
         const script = document.createElement("script");
@@ -321,11 +312,7 @@ test.describe("content security policy", () => {
         return "__injected" in window;
       });
       expect(ran, path).toBe(false);
-      expect(await violations(page), path).toEqual([
-        ...(errorShell ? errorShellProbe : []),
-        expect.stringMatching(/^script-src-elem inline /),
-      ]);
-      // Last: the error page's check leaves it for the home page, in the same document.
+      expect(await violations(page), path).toEqual([expect.stringMatching(/^script-src-elem inline /)]);
       await works(path);
     };
     const pages: Array<[string, typeof closeBanner?, RegExp?]> = [
@@ -335,8 +322,9 @@ test.describe("content security policy", () => {
       [`/v/${seeded.token}`],
       [`/c/${seeded.profileId}`],
       [`/checkout/${seeded.token}`],
-      ["/no-such-page", goBackInPage],
-      ["/v/unknown-token-0000000000000", goBackInPage],
+      // 404 pages are whole documents with the shell (global-not-found.tsx): the banner is there too.
+      ["/no-such-page"],
+      ["/v/unknown-token-0000000000000"],
       // With maintenance off, the maintenance page sends the visitor home: its own script ran.
       ["/maintenance", closeBanner, /\/$/],
     ];

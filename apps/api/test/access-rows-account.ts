@@ -107,7 +107,8 @@ export const accountRows: Record<string, Row> = {
     },
   },
 
-  "GET /profile": { expect: signedIn(200), request: () => ({ url: "/profile" }) },
+  // Null for a visitor, not a 401 (decision 021).
+  "GET /profile": { expect: open(200), request: () => ({ url: "/profile" }) },
   "PATCH /profile/locale": {
     expect: signedIn(200),
     request: () => ({ url: "/profile/locale", payload: { locale: "en" } }),

@@ -79,10 +79,14 @@ describe("GET /profile", () => {
     expect(bobOnboarding.json()).toEqual({ onboarding: null });
   });
 
-  it("answers 401 without a session", async () => {
+  it("answers null without a session, not an error (decision 021), and no other account route does", async () => {
     const res = await ctx.app.inject({ method: "GET", url: "/profile" });
-    expect(res.statusCode).toBe(401);
-    expect(errorOf(res).error).toBe("UnauthorizedException");
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["cache-control"]).toBe("no-store");
+    expect(res.json()).toBeNull();
+    const onboarding = await ctx.app.inject({ method: "GET", url: "/profile/onboarding" });
+    expect(onboarding.statusCode).toBe(401);
+    expect(errorOf(onboarding).error).toBe("UnauthorizedException");
   });
 
   it("shows an admin's role", async () => {

@@ -122,6 +122,13 @@ export function getProfile(ctx: TestContext, cookie: string) {
   return ctx.app.inject({ method: "GET", url: "/profile", headers: { cookie } });
 }
 
+/** The account a cookie signs in as: null when its session is unknown, ended or expired (decision 021). */
+export async function sessionUserId(ctx: TestContext, cookie: string): Promise<string | null> {
+  const res = await getProfile(ctx, cookie);
+  expect(res.statusCode).toBe(200);
+  return res.json<{ id: string } | null>()?.id ?? null;
+}
+
 /** Runs the mail jobs that are due, then answers the outbox's messages to `to`, newest first. */
 export async function mailsTo(ctx: TestContext, to: string): Promise<OutboxSummary[]> {
   await ctx.app.services.jobs.worker.runDue();

@@ -77,6 +77,23 @@ describe("answers in the caller's language", () => {
     );
   });
 
+  it("weighs Accept-Language's quality values and reads tags in any case (decision 023)", async () => {
+    const message = async (acceptLanguage: string) =>
+      (
+        await ctx.app.inject({
+          method: "POST",
+          url: "/auth/signin",
+          headers: { "accept-language": acceptLanguage },
+          payload: { email: "nobody@example.test", password: "wrong-password" },
+        })
+      ).json().message;
+    expect(await message("fr;q=0.1,es;q=0.9")).toBe(
+      "Credenciales de usuario no válidas. Inténtalo de nuevo.",
+    );
+    expect(await message("FR-fr")).toBe("Identifiants invalides. Veuillez réessayer.");
+    expect(await message("fr;q=0, *")).toBe("Invalid user credentials. Please try again.");
+  });
+
   it("translates field errors, including zod's own, and fills placeholders", async () => {
     const res = await ctx.app.inject({
       method: "POST",

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser, signInCookie, type TestContext, testApp } from "./helpers.ts";
+import { totpCode } from "../src/lib/totp.ts";
+import { createUser, signInCookie, TEST_PASSWORD, type TestContext, testApp } from "./helpers.ts";
 
 let ctx: TestContext;
 let adminCookie: string;
@@ -90,6 +91,58 @@ describe("maintenance", () => {
     const off = await setMaintenance(adminCookie, { maintenance: false });
     expect(off.json()).toMatchObject({ maintenance: false, message: { en: "Upgrading" } });
     expect((await status()).maintenance).toBe(false);
+  });
+
+  it("lets everyone sign in during maintenance, 2FA included; only admins may then write (issue 17)", async () => {
+    // An admin who protects the account with 2FA turns it on before maintenance.
+    const admin = await createUser(ctx.database, { role: "admin" });
+    const cookie = await signInCookie(ctx.app, admin.email);
+    const setup = await ctx.app.inject({ method: "POST", url: "/auth/2fa/setup", headers: { cookie } });
+    const { secret } = setup.json<{ secret: string }>();
+    const enabled = await ctx.app.inject({
+      method: "POST",
+      url: "/auth/2fa/enable",
+      headers: { cookie },
+      payload: { code: totpCode(secret) },
+    });
+    expect(enabled.statusCode).toBe(200);
+    expect((await setMaintenance(adminCookie, { maintenance: true })).statusCode).toBe(200);
+    try {
+      const signIn = (payload: object) => ctx.app.inject({ method: "POST", url: "/auth/signin", payload });
+      // The 2FA step is the same call with the code: neither is refused for maintenance.
+      const withoutCode = await signIn({ email: admin.email, password: TEST_PASSWORD });
+      expect(withoutCode.json().error).not.toBe("MaintenanceException");
+      // The next step's code: the one that turned 2FA on cannot be played again.
+      const code = totpCode(secret, Date.now() + 30_000);
+      const withCode = await signIn({ email: admin.email, password: TEST_PASSWORD, code });
+      expect(withCode.statusCode).toBe(200);
+      const adminSession = String(withCode.headers["set-cookie"]).split(";")[0] ?? "";
+      const profile = await ctx.app.inject({
+        method: "GET",
+        url: "/profile",
+        headers: { cookie: adminSession },
+      });
+      expect(profile.json().role).toBe("admin");
+      const off = await setMaintenance(adminSession, { maintenance: false });
+      expect(off.statusCode).toBe(200);
+      expect(off.json().maintenance).toBe(false);
+      expect((await setMaintenance(adminSession, { maintenance: true })).statusCode).toBe(200);
+
+      // A non-admin signs in and reads its profile (the web app then shows /maintenance) but writes nothing.
+      const user = await createUser(ctx.database);
+      const userSession = await signInCookie(ctx.app, user.email);
+      const own = await ctx.app.inject({ method: "GET", url: "/profile", headers: { cookie: userSession } });
+      expect(own.json().role).toBe("user");
+      const write = await ctx.app.inject({
+        method: "POST",
+        url: "/test/write",
+        headers: { cookie: userSession },
+      });
+      expect(write.statusCode).toBe(503);
+      expect(write.json().error).toBe("MaintenanceException");
+    } finally {
+      await setMaintenance(adminCookie, { maintenance: false });
+    }
   });
 
   it("answers from memory between database reads", async () => {

@@ -7,6 +7,11 @@ export const serverEnv = {
   apiPublicUrl: process.env.API_PUBLIC_URL ?? "http://localhost:4000",
   /** The API as this server reaches it (a private address in production); defaults to the public one. */
   apiInternalUrl: process.env.API_INTERNAL_URL || process.env.API_PUBLIC_URL || "http://localhost:4000",
+  /**
+   * How often this server asks the API whether maintenance is on (server/maintenance-gate.ts,
+   * decision 022): pages see a switch at most this long after the API does. 250 ms to 60 s.
+   */
+  maintenancePollMs: Math.min(Math.max(Number(process.env.MAINTENANCE_POLL_MS) || 2_000, 250), 60_000),
   /** Shared with the API, which calls /api/revalidate after edits; empty turns that route off (503). */
   revalidateSecret: process.env.REVALIDATE_SECRET ?? "",
   siteUrl: process.env.WEB_ORIGIN ?? "http://localhost:3000",

@@ -50,12 +50,16 @@ export function firstLoad({ dir, route = DEFAULT_ROUTE, budgetBytes = DEFAULT_BU
   if (!pageKey) throw new Error(`no entry for ${route} in ${Object.keys(entries).join(", ")}`);
 
   const isFramework = (key) => key.includes("/node_modules/next/");
+  // app/global-not-found is listed with every route but rendered only as the 404 page of its own:
+  // no page's HTML loads its chunks (it has its own copy of the shell's).
+  const isOtherDocument = (key) => key.endsWith("/app/global-not-found");
   const framework = new Set(runtime);
   for (const [key, files] of Object.entries(entries))
     if (isFramework(key)) for (const f of files) framework.add(f);
   const layouts = new Set();
   for (const [key, files] of Object.entries(entries))
-    if (key !== pageKey && !isFramework(key)) for (const f of files) if (!framework.has(f)) layouts.add(f);
+    if (key !== pageKey && !isFramework(key) && !isOtherDocument(key))
+      for (const f of files) if (!framework.has(f)) layouts.add(f);
   const added = [...new Set(entries[pageKey] ?? [])].filter((f) => !framework.has(f) && !layouts.has(f));
   const page = new Set([...framework, ...layouts, ...added]);
 

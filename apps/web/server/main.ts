@@ -13,6 +13,11 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import compression from "next/dist/compiled/compression/index.js";
 import { releaseCompressionStream } from "next/dist/server/lib/release-compression-stream.js";
+import { serverEnv } from "../lib/server-env.ts";
+import { botNotFound } from "./bot-not-found.ts";
+import { prepareLocale } from "./locale-request.ts";
+import { maintenanceGate } from "./maintenance-gate.ts";
+import { loadFromServer, notFoundPage } from "./not-found-page.ts";
 import { ownScriptHashes, pagePolicy } from "./page-policy.ts";
 import { responsePolicy } from "./response-policy.ts";
 
@@ -38,6 +43,14 @@ const { default: next } = await import("next");
 const app = next({ dev, dir, hostname: args.hostname ?? "localhost", port });
 await app.prepare();
 const handle = app.getRequestHandler();
+// The whole 404 page, asked of this server when a page finds its resource missing (not-found-page.ts).
+const loadNotFoundPage = loadFromServer(`http://${args.hostname ?? "127.0.0.1"}:${port}`);
+// Maintenance, enforced here rather than only in the browser (decision 022); read before the first request.
+const maintenance = maintenanceGate({
+  apiUrl: serverEnv.apiInternalUrl,
+  pollMs: serverEnv.maintenancePollMs,
+});
+await maintenance.start();
 const policy = responsePolicy({
   policy: pagePolicy(undefined, dev),
   ownHashes: ownScriptHashes,
@@ -58,10 +71,16 @@ function onRequest(req: IncomingMessage, res: ServerResponse): void {
     if (!res.writableFinished) releaseCompressionStream(res);
   });
   policy.prepare(req, res);
-  handle(req, res).catch((error: unknown) => {
-    console.error(error);
-    if (!res.headersSent) res.statusCode = 500;
-    res.end();
+  // The language for the locale rewrites, and Vary on the pages it selects (decision 023).
+  prepareLocale(req, res);
+  // Every 404: crawlers get the bare status, people the whole page (bot-not-found.ts, not-found-page.ts).
+  if (!botNotFound(req, res)) notFoundPage(req, res, loadNotFoundPage);
+  maintenance.handle(req, res, () => {
+    handle(req, res).catch((error: unknown) => {
+      console.error(error);
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
   });
 }
 
@@ -77,6 +96,7 @@ let stopping = false;
 function stop(signal: NodeJS.Signals): void {
   if (stopping) return;
   stopping = true;
+  maintenance.stop();
   const exitCode = signal === "SIGINT" ? 130 : 143;
   setTimeout(() => process.exit(exitCode), 10_000).unref();
   server.close(() => {

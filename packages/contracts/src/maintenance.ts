@@ -25,4 +25,5 @@ export const setMaintenanceBodySchema = z.object({
 });
 export type SetMaintenanceBody = z.infer<typeof setMaintenanceBodySchema>;
 
+export { isMaintenanceExempt } from "./maintenance-exempt.ts";
 export { maintenanceRecheckMs } from "./shell-constants.ts";

@@ -1,4 +1,5 @@
 import { isLocale, type Locale } from "@salelink/contracts";
+import { negotiateLocale } from "@salelink/contracts/locale-negotiation";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { translate } from "../i18n/messages.ts";
@@ -14,14 +15,8 @@ declare module "fastify" {
 export function requestLocale(request: Pick<FastifyRequest, "headers">): Locale {
   const explicit = request.headers["x-locale"];
   if (typeof explicit === "string" && isLocale(explicit)) return explicit;
-  const header = request.headers["accept-language"];
-  if (typeof header === "string") {
-    for (const part of header.split(",")) {
-      const tag = part.split(";")[0]?.trim().toLowerCase().split("-")[0];
-      if (isLocale(tag)) return tag;
-    }
-  }
-  return "en";
+  // Quality values weighed, as the web app's pages do (decision 023).
+  return negotiateLocale(request.headers["accept-language"]);
 }
 
 export const i18nPlugin = fp(

@@ -28,10 +28,11 @@ export interface AuthState {
 
 const AuthContext = createContext<AuthState | null>(null);
 
+/** The signed-in account; GET /profile answers null for a visitor, not an error (decision 021). */
 async function fetchProfile(): Promise<Profile | null> {
   try {
     return await api("/profile", {
-      schema: () => import("@salelink/contracts/profile").then((m) => m.profileSchema),
+      schema: () => import("@salelink/contracts/profile").then((m) => m.sessionProfileSchema),
     });
   } catch (err) {
     if (!(err instanceof ApiError)) console.warn("profile check failed", err);

@@ -6,13 +6,21 @@ import { useEffect, useRef, useState } from "react";
 import { useAuth } from "@/features/auth/auth-provider.tsx";
 import { api } from "@/lib/api.ts";
 
+/** The status schema and the pages open during maintenance, loaded together after the page. */
+const loadMaintenance = () => import("@salelink/contracts/maintenance");
+let isExempt: ((pathname: string) => boolean) | undefined;
 const loadMaintenanceSchema = () =>
-  import("@salelink/contracts/maintenance").then((m) => m.maintenanceStatusSchema);
+  loadMaintenance().then((m) => {
+    isExempt = m.isMaintenanceExempt;
+    return m.maintenanceStatusSchema;
+  });
 
 /**
  * Spec section 4: on navigation, at most every 60 s, ask whether maintenance is on; send
  * non-admins to /maintenance while it is, and away from it when it is not. A failed check counts
- * as "off" and says nothing.
+ * as "off" and says nothing. The web server enforces the same on every request (decision 022); this
+ * guard covers navigation inside the app. Sign-in and a payment under way stay open to everyone
+ * (isMaintenanceExempt).
  */
 export function MaintenanceGuard() {
   const pathname = usePathname();
@@ -43,7 +51,7 @@ export function MaintenanceGuard() {
   useEffect(() => {
     if (on === null) return;
     if (on && pathname !== "/maintenance") {
-      if (!authChecked || user?.role === "admin") return;
+      if (!authChecked || user?.role === "admin" || isExempt?.(pathname)) return;
       router.replace("/maintenance");
     } else if (!on && pathname === "/maintenance") {
       router.replace("/");
