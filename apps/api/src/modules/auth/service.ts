@@ -1,4 +1,10 @@
-import type { Locale, PasswordChangeBody, PasswordStoreBody, SigninBody } from "@salelink/contracts";
+import {
+  emailedTokenSchema,
+  type Locale,
+  type PasswordChangeBody,
+  type PasswordStoreBody,
+  type SigninBody,
+} from "@salelink/contracts";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
@@ -205,6 +211,8 @@ export async function requestDeletion(deps: AuthDeps, userId: string): Promise<v
  * the row stays, anonymised, so orders and ledger entries still point somewhere.
  */
 export async function deleteAccount(deps: AuthDeps, token: string): Promise<void> {
+  // A mangled link is an invalid link to whoever follows it, as for e-mail verification.
+  if (!emailedTokenSchema.safeParse(token).success) throw invalidDeletionLink();
   const deleted = await deps.db.transaction(async (tx) => {
     const userId = await consumeUserToken(tx, token, "delete-account");
     if (!userId) return false;
@@ -240,8 +248,11 @@ export async function deleteAccount(deps: AuthDeps, token: string): Promise<void
       .where(eq(users.id, userId));
     return true;
   });
-  if (!deleted) throw new AppError("BadRequestException", "This deletion link is invalid or has expired.");
+  if (!deleted) throw invalidDeletionLink();
 }
+
+const invalidDeletionLink = () =>
+  new AppError("BadRequestException", "This deletion link is invalid or has expired.");
 
 export async function setLocale(db: Db, userId: string, locale: Locale): Promise<void> {
   await db.update(users).set({ locale, updatedAt: new Date() }).where(eq(users.id, userId));
