@@ -2,21 +2,10 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { locales } from "@salelink/contracts/locales";
 import { describe, expect, it } from "vitest";
+import { flatten, loadCatalogue, webRoot } from "./catalogues.ts";
 
-type Tree = { [key: string]: string | Tree };
-const root = path.resolve(import.meta.dirname, "..");
-const load = (locale: string): Tree =>
-  JSON.parse(readFileSync(path.join(root, "messages", `${locale}.json`), "utf8"));
-
-function flatten(tree: Tree, prefix = ""): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [key, value] of Object.entries(tree)) {
-    const full = prefix ? `${prefix}.${key}` : key;
-    if (typeof value === "string") out.set(full, value);
-    else for (const [k, v] of flatten(value, full)) out.set(k, v);
-  }
-  return out;
-}
+const root = webRoot;
+const load = loadCatalogue;
 
 /** The ICU arguments a message uses: {name}, {count, plural, ...}. */
 const argumentsOf = (message: string) =>

@@ -1,21 +1,7 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { flatten, loadCatalogue } from "./catalogues.ts";
 
-type Tree = { [key: string]: string | Tree };
-const root = path.resolve(import.meta.dirname, "..");
-const load = (locale: string): Tree =>
-  JSON.parse(readFileSync(path.join(root, "messages", `${locale}.json`), "utf8"));
-
-function flatten(tree: Tree, prefix = ""): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [key, value] of Object.entries(tree)) {
-    const full = prefix ? `${prefix}.${key}` : key;
-    if (typeof value === "string") out.set(full, value);
-    else for (const [k, v] of flatten(value, full)) out.set(k, v);
-  }
-  return out;
-}
+const load = loadCatalogue;
 
 /**
  * Words that are the same in English and in the language: brand and product names, codes, the
