@@ -1,17 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  buildWorld,
-  type Caller,
-  type Creator,
-  callers,
-  newParty,
-  type Party,
-  send,
-  type World,
-} from "./access-fixtures.ts";
-import type { Expect, Row } from "./access-rows.ts";
-import { accountRows } from "./access-rows-account.ts";
-import { shopRows } from "./access-rows-shop.ts";
+import { buildWorld, type Creator, callers, send, type World } from "./access-fixtures.ts";
+import { callerAccount, callerOrder, matrixRows } from "./access-matrix-rows.ts";
+import type { Expect } from "./access-rows.ts";
 import { dbKind } from "./helpers.ts";
 import { appRoutes, type Method, routeKey } from "./route-catalogue.ts";
 
@@ -21,11 +11,6 @@ import { appRoutes, type Method, routeKey } from "./route-catalogue.ts";
  * an admin. Each cell states the status it must get. A route without a row fails, and so does a row
  * whose route is gone. A stranger reaching a creator's resource is the leak this guards against.
  */
-
-const rows: Record<string, Row> = { ...accountRows, ...shopRows };
-
-/** The owner goes last: its call may change what the others must be refused. */
-const order: readonly Caller[] = ["anonymous", "buyer", "other", "admin", "creator"];
 
 let world: World;
 
@@ -50,13 +35,6 @@ function secretsOf(creator: Creator): string[] {
   ];
 }
 
-async function callerAccount(as: Caller, row: Row, prepared: Record<string, string>): Promise<Party | null> {
-  if (as === "anonymous") return null;
-  if (row.fresh) return newParty(world.ctx, as === "admin" ? { role: "admin" } : {});
-  if (as === "creator" && prepared.ownerCookie) return { ...world.creator, cookie: prepared.ownerCookie };
-  return world[as];
-}
-
 describe(`access matrix: every route × every caller (${dbKind})`, () => {
   it("has one row per route the app registers, and no row for a route that is gone", () => {
     const registered = appRoutes(world.ctx.app).map(routeKey);
@@ -64,23 +42,23 @@ describe(`access matrix: every route × every caller (${dbKind})`, () => {
     expect(registered).toContain("GET /files/*");
     expect(registered).toContain("DELETE /profiles/:id");
     expect(
-      registered.filter((r) => !(r in rows)),
+      registered.filter((r) => !(r in matrixRows)),
       "routes without a row",
     ).toEqual([]);
     expect(
-      Object.keys(rows).filter((r) => !registered.includes(r)),
+      Object.keys(matrixRows).filter((r) => !registered.includes(r)),
       "rows without a route",
     ).toEqual([]);
   });
 
-  for (const [key, row] of Object.entries(rows)) {
+  for (const [key, row] of Object.entries(matrixRows)) {
     it(key, async () => {
       const method = key.split(" ")[0] as Method;
       const prepared = row.prepare ? await row.prepare(world) : {};
       const got: Partial<Expect> = {};
       const leaks: string[] = [];
-      for (const as of order) {
-        const who = await callerAccount(as, row, prepared);
+      for (const as of callerOrder) {
+        const who = await callerAccount(world, as, row, prepared);
         const req = await row.request({ as, who, world, prepared });
         const res = await send(world.ctx, method, req.url, {
           cookie: who?.cookie,

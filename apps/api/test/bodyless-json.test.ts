@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  buildWorld,
-  type Caller,
-  callers,
-  newParty,
-  type Party,
-  send,
-  type World,
-} from "./access-fixtures.ts";
-import type { Expect, Row } from "./access-rows.ts";
-import { accountRows } from "./access-rows-account.ts";
-import { shopRows } from "./access-rows-shop.ts";
+import { buildWorld, callers, send, type World } from "./access-fixtures.ts";
+import { callerAccount, callerOrder, matrixRows } from "./access-matrix-rows.ts";
+import type { Expect } from "./access-rows.ts";
 import { dbKind } from "./helpers.ts";
 
 /*
@@ -20,8 +11,6 @@ import { dbKind } from "./helpers.ts";
  * Fastify's "empty JSON body" 400). Routes that need a body must still refuse an empty one.
  */
 
-const rows: Record<string, Row> = { ...accountRows, ...shopRows };
-const order: readonly Caller[] = ["anonymous", "buyer", "other", "admin", "creator"];
 const json = { "content-type": "application/json" };
 
 let world: World;
@@ -31,15 +20,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => world.close());
 
-/** As the access matrix picks the account of each caller. */
-async function callerAccount(as: Caller, row: Row, prepared: Record<string, string>): Promise<Party | null> {
-  if (as === "anonymous") return null;
-  if (row.fresh) return newParty(world.ctx, as === "admin" ? { role: "admin" } : {});
-  if (as === "creator" && prepared.ownerCookie) return { ...world.creator, cookie: prepared.ownerCookie };
-  return world[as];
-}
-
-const bodyless = Object.entries(rows).filter(([key]) => /^(POST|DELETE) /.test(key));
+const bodyless = Object.entries(matrixRows).filter(([key]) => /^(POST|DELETE) /.test(key));
 
 describe(`body-less calls with a JSON content type get the access matrix's answers (${dbKind})`, () => {
   it("covers the routes that answer anonymous callers 401", () => {
@@ -55,8 +36,8 @@ describe(`body-less calls with a JSON content type get the access matrix's answe
       const prepared = row.prepare ? await row.prepare(world) : {};
       const got: Partial<Expect> = {};
       const bodies: string[] = [];
-      for (const as of order) {
-        const who = await callerAccount(as, row, prepared);
+      for (const as of callerOrder) {
+        const who = await callerAccount(world, as, row, prepared);
         const req = await row.request({ as, who, world, prepared });
         // A route the matrix calls with a body is not body-less: its empty body is checked below.
         if (req.payload !== undefined) return test.skip();

@@ -1,9 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWorld, newParty, type Party, send, type World } from "./access-fixtures.ts";
+import { matrixRows } from "./access-matrix-rows.ts";
 import type { Req, Row } from "./access-rows.ts";
-import { accountRows } from "./access-rows-account.ts";
-import { shopRows } from "./access-rows-shop.ts";
 import { type FuzzCase, fixedBodyCases, fixedPathCases, type Operation, randomCase } from "./fuzz-cases.ts";
 import { answerProblems, type Counts, changedTables, countedApart, tableCounter } from "./fuzz-checks.ts";
 import { storedNameProblems, uploadCases } from "./fuzz-upload-cases.ts";
@@ -22,7 +21,7 @@ const seed = Number(process.env.FUZZ_SEED ?? 20261122);
 const runs = Number(process.env.FUZZ_RUNS ?? 6);
 /** Only the routes whose "METHOD /path" matches, to replay one quickly. */
 const only = process.env.FUZZ_ONLY ? new RegExp(process.env.FUZZ_ONLY) : undefined;
-const rows: Record<string, Row> = { ...accountRows, ...shopRows };
+const rows: Record<string, Row> = matrixRows;
 
 let world: World;
 let doc: { paths: Record<string, Record<string, Operation>> };
