@@ -77,7 +77,12 @@ test.describe("accounts", () => {
     consoleErrors: _,
   }) => {
     const email = uniqueEmail("journey");
+    // The token is kept once the page has hydrated; its click report is the sign that it has been.
+    const click = page.waitForRequest(
+      (r) => r.method() === "PATCH" && r.url().endsWith("/campaigns/clicks/DEMOREF1"),
+    );
     await page.goto("/?ref=DEMOREF1");
+    await click;
     const signup = page.waitForRequest((r) => r.url().includes("/auth/signup?ref=DEMOREF1"));
     await signUp(page, email, en);
     await signup;

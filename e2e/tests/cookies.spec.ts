@@ -4,7 +4,7 @@ import { expect, signInAs, test } from "../fixtures.ts";
  * The site's whole cookie jar after a visitor has used everything that remembers something: the
  * session (API), the language (web). Consent, theme and the affiliate token live in local storage,
  * so they must not appear as cookies. The Secure flag in production is the API test's
- * (apps/api/test/cookie-flags.test.ts): this run is plain http on localhost.
+ * (apps/api/test/platform/cookie-flags.test.ts): this run is plain http on localhost.
  */
 
 const DAY = 86_400;

@@ -77,7 +77,8 @@ test.describe("creator links", () => {
 
     // The sold file: progress while it goes, then its name and size.
     await page.route("**/upload?use=content", async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      // Long enough for a busy machine to see the progress before the upload ends.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
       await route.continue();
     });
     await dialog.getByLabel("Sold file").setInputFiles(pdf);

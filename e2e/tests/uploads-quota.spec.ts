@@ -7,7 +7,7 @@ const pdf = path.resolve(import.meta.dirname, "../../apps/api/test/fixtures/file
 /*
  * Issue 16, uploads without quota: the upload field shows the account's storage as the API counts
  * it ("X of Y used"), and updates it after an upload. The limits themselves are tested in the API
- * suite (uploads-quota.test.ts).
+ * suite (uploads/quota.test.ts).
  */
 test("the upload field shows the storage used out of the account's quota", async ({
   page,

@@ -19,7 +19,7 @@ import { campaigns, commissionClaims, orders, users } from "../../db/schema/inde
 import { AppError } from "../../lib/errors.ts";
 import { balancesOf, post } from "../wallet/ledger.ts";
 import { commissionClaimed } from "../wallet/postings.ts";
-import { clickCounts, clickDays } from "./clicks-queries.ts";
+import { clickCounts, clickDays } from "./clicks/queries.ts";
 import {
   type CampaignRow,
   campaignFigures,

@@ -2,7 +2,7 @@ import { createHmac, hkdfSync } from "node:crypto";
 import type { Config } from "../../config.ts";
 import type { DbOrTx } from "../../db/client.ts";
 import { type AccountSignalKind, accountSignals } from "../../db/schema/index.ts";
-import { addressOf } from "./clicks-visitor.ts";
+import { addressOf } from "./clicks/visitor.ts";
 
 /*
  * Signals that tie two accounts to one person, for the self-referral checks (self-referral.ts). Only

@@ -21,9 +21,9 @@ import {
   updateProfileBodySchema,
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { quote } from "./promo.ts";
-import { isWrongPromoCode, promoAttempts } from "./promo-limits.ts";
-import { promoCodeRoutes } from "./promo-routes.ts";
+import { isWrongPromoCode, promoAttempts } from "./promo/limits.ts";
+import { promoCodeRoutes } from "./promo/routes.ts";
+import { quote } from "./promo/service.ts";
 import * as service from "./service.ts";
 
 /** Public pages may be cached briefly by browsers and CDNs; an edit shows within half a minute. */

@@ -3,7 +3,7 @@ import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
 import { links, orders, promoCodes, users } from "../../db/schema/index.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
-import { priceLink } from "../catalogue/promo.ts";
+import { priceLink } from "../catalogue/promo/service.ts";
 import { linkTag, queueRevalidate, queueRevalidateUntil } from "../catalogue/revalidate.ts";
 import {
   heldBy,

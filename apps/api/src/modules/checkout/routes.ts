@@ -32,7 +32,7 @@ import {
   signPayload,
   WebhookSignatureError,
 } from "../../providers/payments/index.ts";
-import { audit } from "../admin/audit.ts";
+import { audit } from "../audit/queries.ts";
 import { checkoutCaller } from "./caller.ts";
 import { applyPaymentEvent, releaseHold, releaseHoldJob, releaseHoldsAsOf } from "./events.ts";
 import { fileReport, orderByToken, reporterKey } from "./orders.ts";

@@ -13,7 +13,7 @@ import { links, orders } from "../../db/schema/index.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { hashToken, randomToken } from "../../lib/tokens.ts";
 import type { PaymentProvider } from "../../providers/payments/types.ts";
-import { isWrongPromoCode } from "../catalogue/promo-limits.ts";
+import { isWrongPromoCode } from "../catalogue/promo/limits.ts";
 import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
 import { type RecordedOrder, reserveAndRecord } from "./reserve.ts";
 

@@ -1,6 +1,6 @@
 import { maintenanceStatusSchema, setMaintenanceBodySchema } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { audit } from "../admin/audit.ts";
+import { audit } from "../audit/queries.ts";
 import type { MaintenanceService } from "./service.ts";
 
 export const maintenanceRoutes: FastifyPluginAsyncZod<{ service: MaintenanceService }> = async (

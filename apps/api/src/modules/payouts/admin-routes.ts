@@ -8,7 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../lib/errors.ts";
-import { audit } from "../admin/audit.ts";
+import { audit } from "../audit/queries.ts";
 import { submitPayoutJob } from "./events.ts";
 import { adminPayoutById, adminPayouts } from "./queries.ts";
 import type { PayoutDeps } from "./routes.ts";

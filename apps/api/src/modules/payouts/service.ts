@@ -6,7 +6,7 @@ import type { Db, DbOrTx, Tx } from "../../db/client.ts";
 import { bankAccounts, payouts } from "../../db/schema/index.ts";
 import { AppError, validation } from "../../lib/errors.ts";
 import type { PayoutProvider } from "../../providers/payouts/types.ts";
-import { isSuspended } from "../admin/accounts-queries.ts";
+import { isSuspended } from "../admin/accounts/queries.ts";
 import type { SessionUser } from "../auth/sessions.ts";
 import { formatForMail } from "../checkout/events.ts";
 import { identityApproved } from "../kyc/queries.ts";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { DashboardFrame } from "@/features/account/dashboard-frame.tsx";
-import { AdminNav } from "@/features/admin/admin-nav.tsx";
+import { AdminNav } from "@/features/admin-console/admin-nav.tsx";
 import { pageLocale } from "@/lib/page-locale.ts";
-import "@/features/admin/admin.css";
+import "@/features/admin-console/admin.css";
 
 export const metadata: Metadata = { robots: { index: false, follow: false } };
 

@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import { AccountGuard } from "@/features/account/account-guard.tsx";
-import { PayoutsQueue } from "@/features/admin/payouts-queue.tsx";
+import { PayoutsQueue } from "@/features/admin-console/payouts-queue.tsx";
 import { pageLocale } from "@/lib/page-locale.ts";
 
 type Props = { params: Promise<{ locale: string }> };

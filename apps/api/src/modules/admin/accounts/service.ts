@@ -1,0 +1,121 @@
+import type { AdminAccountDetail, AdminAccountSummary, AdminRoleBody } from "@salelink/contracts";
+import { eq } from "drizzle-orm";
+import type { Config } from "../../../config.ts";
+import type { Db, Tx } from "../../../db/client.ts";
+import { users } from "../../../db/schema/index.ts";
+import { AppError } from "../../../lib/errors.ts";
+import { audit } from "../../audit/queries.ts";
+import { creatorTags, linkTag, queueRevalidate } from "../../catalogue/revalidate.ts";
+import type { PublicCache } from "../../catalogue/service.ts";
+import { balancesOf } from "../../wallet/ledger.ts";
+import { accountById, accountParts, publicPagesOf, toSummary } from "./queries.ts";
+
+export interface AdminDeps {
+  db: Db;
+  config: Config;
+  /** The catalogue's cache of public pages: a suspension changes what they show. */
+  publicCache: PublicCache;
+}
+
+const accountNotFound = () => new AppError("NotFoundException", "This account was not found.");
+
+export async function accountDetail(db: Db, id: string): Promise<AdminAccountDetail> {
+  const row = await accountById(db, id);
+  if (!row) throw accountNotFound();
+  const [parts, balances] = await Promise.all([
+    accountParts(db, id, row.referredByCampaignId),
+    balancesOf(db, id),
+  ]);
+  return {
+    ...toSummary(row),
+    ...parts,
+    balances: balances.map((b) => ({ account: b.account, currency: b.currency, amount: b.balanceMinor })),
+  };
+}
+
+/** Locks the account's row so two admins acting on it at once are ordered. */
+async function lockAccount(tx: Tx, id: string) {
+  const [row] = await tx
+    .select({ id: users.id, role: users.role, suspendedAt: users.suspendedAt })
+    .from(users)
+    .where(eq(users.id, id))
+    .for("update");
+  if (!row) throw accountNotFound();
+  return row;
+}
+
+/**
+ * Suspends or reinstates an account, with its audit row, in one transaction. Its sessions stay
+ * (the owner still sees their wallet); what changes is public: its links stop selling and its
+ * pages answer 404, so the web app's cached pages and this instance's are dropped as an edit does.
+ */
+export async function setSuspended(
+  deps: AdminDeps,
+  actorId: string,
+  id: string,
+  suspended: boolean,
+  reason: string,
+): Promise<AdminAccountSummary> {
+  if (suspended && actorId === id) {
+    throw new AppError("ConflictException", "You cannot suspend your own account.");
+  }
+  const tags = new Set<string>();
+  await deps.db.transaction(async (tx) => {
+    const row = await lockAccount(tx, id);
+    if (suspended && row.suspendedAt)
+      throw new AppError("ConflictException", "This account is already suspended.");
+    if (!suspended && !row.suspendedAt)
+      throw new AppError("ConflictException", "This account is not suspended.");
+    await tx
+      .update(users)
+      .set({ suspendedAt: suspended ? new Date() : null, updatedAt: new Date() })
+      .where(eq(users.id, id));
+    await audit(tx, {
+      actorId,
+      action: suspended ? "account.suspend" : "account.reinstate",
+      targetType: "account",
+      targetId: id,
+      reason,
+    });
+    const pages = await publicPagesOf(tx, id);
+    for (const token of pages.tokens) tags.add(linkTag(token));
+    for (const profile of pages.profiles) for (const tag of creatorTags(profile)) tags.add(tag);
+    await queueRevalidate(tx, deps.config, tags);
+  });
+  // After the commit, or a read in between would cache the page as it was.
+  deps.publicCache.links.invalidate(tags);
+  deps.publicCache.creators.invalidate(tags);
+  return summaryOf(deps.db, id);
+}
+
+export async function setRole(
+  db: Db,
+  actorId: string,
+  id: string,
+  body: AdminRoleBody,
+): Promise<AdminAccountSummary> {
+  if (actorId === id && body.role !== "admin") {
+    throw new AppError("ConflictException", "You cannot remove your own admin role.");
+  }
+  await db.transaction(async (tx) => {
+    const row = await lockAccount(tx, id);
+    if (row.role === body.role)
+      throw new AppError("ConflictException", "This account already has this role.");
+    await tx.update(users).set({ role: body.role, updatedAt: new Date() }).where(eq(users.id, id));
+    await audit(tx, {
+      actorId,
+      action: "account.role",
+      targetType: "account",
+      targetId: id,
+      reason: body.reason,
+      details: { from: row.role, to: body.role },
+    });
+  });
+  return summaryOf(db, id);
+}
+
+async function summaryOf(db: Db, id: string): Promise<AdminAccountSummary> {
+  const row = await accountById(db, id);
+  if (!row) throw accountNotFound();
+  return toSummary(row);
+}

@@ -1,0 +1,60 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../../../db/client.ts";
+import { type ClickStore, writeCounters } from "./store.ts";
+
+/**
+ * Moves the store's counts to the database every `intervalMs`, one flush at a time, and a last time
+ * when the app closes. A failed flush keeps its counts in the store: the next one retries them.
+ */
+export class ClickBuffer {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  /** Database writes made (tests check that clicks are batched). */
+  writes = 0;
+
+  constructor(
+    readonly store: ClickStore,
+    private readonly db: Db,
+    private readonly options: { intervalMs: number; log: FastifyBaseLogger },
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      // A slow database must not pile flushes up: the next tick comes after this one ends.
+      if (!this.running) void this.flush().catch(() => undefined);
+    }, this.options.intervalMs);
+    // The buffer never keeps a process alive on its own; close() flushes.
+    this.timer.unref();
+  }
+
+  /** One flush now, after the one in progress if any; rejects when the write failed. */
+  flush(): Promise<void> {
+    const previous = this.running ?? Promise.resolve();
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        try {
+          await this.store.flush(async (rows) => {
+            this.writes += 1;
+            await writeCounters(this.db, rows);
+          });
+        } catch (err) {
+          this.options.log.error({ err }, "click counts not written; kept for the next flush");
+          throw err;
+        }
+      })
+      .finally(() => {
+        if (this.running === next) this.running = undefined;
+      });
+    this.running = next;
+    return next;
+  }
+
+  /** Stops the timer and writes what is left; called from the app's onClose. */
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+}

@@ -1,0 +1,87 @@
+import { clickBodySchema, clickParamsSchema } from "@salelink/contracts";
+import { isBot } from "@salelink/contracts/bots";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import type { Config } from "../../../config.ts";
+import type { Db } from "../../../db/client.ts";
+import { validation } from "../../../lib/errors.ts";
+import { ClickBuffer } from "./buffer.ts";
+import type { ClickStore } from "./store.ts";
+import { MemoryClickStore } from "./store-memory.ts";
+import { RedisClickStore } from "./store-redis.ts";
+import { CampaignTokens } from "./tokens.ts";
+import { visitorKeys } from "./visitor.ts";
+
+export interface ClickDeps {
+  db: Db;
+  config: Config;
+  /** Shared by every instance when REDIS_URL is set: dedup and counts across instances. */
+  redis?: Redis;
+  /** Prefix of the Redis keys (tests isolate themselves with it). */
+  namespace: string;
+}
+
+/** Tokens held in memory at most; a flood of random tokens pushes out the oldest. */
+const maxCachedTokens = 10_000;
+
+/**
+ * `PATCH /campaigns/clicks/{token}`: a visit through a share link (spec section 3). Anyone may call
+ * it, signed in or not. Every well-formed call gets the same empty 204, counted or not (unknown or
+ * archived token, a repeat visit within the hour, a bot, a visit past its address's allowance), so
+ * the answer tells nothing about tokens, nor about what is filtered.
+ * The hot path touches neither the database nor a log: tokens come from memory, clicks go to the
+ * buffer, which writes them in batches (clicks-buffer.ts).
+ */
+export const clickRoutes: FastifyPluginAsyncZod<ClickDeps> = async (app, deps) => {
+  const { db, config } = deps;
+  const store: ClickStore = deps.redis
+    ? new RedisClickStore(deps.redis, {
+        namespace: deps.namespace,
+        recoverAfterMs: Math.max(300_000, 10 * config.CLICK_FLUSH_MS),
+        allowance: config.CLICK_ADDRESS_ALLOWANCE,
+      })
+    : new MemoryClickStore({
+        maxVisitorsPerHour: config.CLICK_DEDUP_MAX_VISITORS,
+        allowance: config.CLICK_ADDRESS_ALLOWANCE,
+        onOverflow: (max) =>
+          app.log.warn({ max }, "click dedup full for this hour: repeat visits may count again"),
+      });
+  const buffer = new ClickBuffer(store, db, { intervalMs: config.CLICK_FLUSH_MS, log: app.log });
+  const tokens = new CampaignTokens(db, { ttlMs: config.CLICK_TOKEN_CACHE_MS, maxEntries: maxCachedTokens });
+  const visitor = visitorKeys(config.appSecret);
+
+  buffer.start();
+  // After the server stopped taking requests: what was counted reaches the database before exit.
+  app.addHook("onClose", () => buffer.close());
+
+  app.patch(
+    "/campaigns/clicks/:token",
+    {
+      // A click changes no one's data: it is counted during maintenance too.
+      config: { maintenance: "allow" },
+      schema: {
+        tags: ["campaigns"],
+        summary: "Report a visit through a campaign's share link (204 whether counted or not)",
+        params: clickParamsSchema,
+        body: clickBodySchema,
+        // Documented as what it is: no content, counted or not.
+        response: { 204: z.undefined().describe("No content, whether the visit was counted or not") },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      if (request.body.token !== token) {
+        throw validation({ token: ["The token must be the one in the address."] });
+      }
+      const campaignId = await tokens.resolve(token);
+      if (campaignId !== null) {
+        const userAgent = request.headers["user-agent"] ?? "";
+        // No user agent at all is a script, not a browser: counted apart with the bots.
+        const bot = userAgent === "" || isBot(userAgent);
+        await store.record(campaignId, visitor(request.ip, userAgent), bot, Date.now());
+      }
+      return reply.code(204).send();
+    },
+  );
+};

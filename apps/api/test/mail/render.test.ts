@@ -1,0 +1,149 @@
+import { type Locale, locales } from "@salelink/contracts";
+import { describe, expect, it } from "vitest";
+import { escapeHtml, fill, findLinks, placeholders } from "../../src/modules/mail/format.ts";
+import en from "../../src/modules/mail/messages/en.json" with { type: "json" };
+import es from "../../src/modules/mail/messages/es.json" with { type: "json" };
+import fr from "../../src/modules/mail/messages/fr.json" with { type: "json" };
+import { renderMail } from "../../src/modules/mail/render.ts";
+import {
+  type MailTemplate,
+  type MailTemplateParams,
+  mailTemplates,
+} from "../../src/modules/mail/templates.ts";
+
+const url = "https://app.salelink.test/verify?token=abc123&lang=fr";
+const params: MailTemplateParams = {
+  "verify-email": { url },
+  "reset-password": { url, expiresInHours: 2 },
+  "delete-account": { url, expiresInHours: 24 },
+  "password-changed": {},
+  "order-receipt": { url, title: "Sunset pack", creator: "Ada & co", amount: "€15.00" },
+  "order-refunded": { title: "Sunset pack", amount: "€15.00" },
+  "order-unfulfilled": { title: "Sunset pack", amount: "€15.00", reason: "sold-out" },
+  "link-removed": { url, title: "Sunset pack", reason: "A copyright claim & its proof" },
+};
+
+/** Every text of a catalogue by its dotted key: "reset-password.expires.one" → "…". */
+function flatten(value: unknown, prefix = ""): Map<string, string> {
+  const out = new Map<string, string>();
+  if (typeof value === "string") out.set(prefix, value);
+  else if (value && typeof value === "object")
+    for (const [key, child] of Object.entries(value))
+      for (const [k, v] of flatten(child, prefix ? `${prefix}.${key}` : key)) out.set(k, v);
+  return out;
+}
+
+describe("the message catalogues", () => {
+  const catalogues = { en: flatten(en), fr: flatten(fr), es: flatten(es) };
+
+  it.each(["fr", "es"] as const)("%s has exactly the keys of en", (locale) => {
+    expect([...catalogues[locale].keys()].sort()).toEqual([...catalogues.en.keys()].sort());
+  });
+
+  it.each(["fr", "es"] as const)("%s uses the same placeholders as en in every message", (locale) => {
+    for (const [key, message] of catalogues.en)
+      expect({ key, placeholders: placeholders(catalogues[locale].get(key) ?? "") }).toEqual({
+        key,
+        placeholders: placeholders(message),
+      });
+  });
+
+  it("has no empty or untranslated-looking message", () => {
+    for (const catalogue of Object.values(catalogues))
+      for (const [key, message] of catalogue)
+        expect({ key, empty: message.trim() === "" }).toEqual({ key, empty: false });
+    // A French or Spanish subject equal to the English one was copied, not translated.
+    for (const key of catalogues.en.keys())
+      if (key.endsWith(".subject")) {
+        expect(catalogues.fr.get(key)).not.toBe(catalogues.en.get(key));
+        expect(catalogues.es.get(key)).not.toBe(catalogues.en.get(key));
+      }
+  });
+});
+
+describe("renderMail", () => {
+  const cases = locales.flatMap((locale) => mailTemplates.map((template) => [template, locale] as const));
+
+  it.each(cases)("renders %s in %s: subject, text and HTML versions", (template, locale) => {
+    const mail = renderMail(template, locale, params[template]);
+    const messages = { en, fr, es }[locale][template];
+    // Placeholders filled with the product's name and the template's own values.
+    const values: Record<string, string> = { product: "Salelink" };
+    for (const [key, value] of Object.entries(params[template])) values[key] = String(value);
+    const filled = (message: string) =>
+      message.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? `{${key}}`);
+    expect(mail.subject).toBe(filled(messages.subject));
+    expect(mail.subject).not.toMatch(/[{}<>]/);
+
+    // The plain-text version: the heading, the body, and the bare link on its own line.
+    expect(mail.text).toContain(filled(messages.heading));
+    expect(mail.text).not.toMatch(/[{}]|<[a-z]/i);
+    // The HTML version: a whole document in the account's language, named after the product.
+    expect(mail.html).toMatch(/^<!doctype html>/);
+    expect(mail.html).toContain(`<html lang="${locale}">`);
+    expect(mail.html).toContain(`<title>${escapeHtml(mail.subject)}</title>`);
+    expect(mail.html).toContain("Salelink");
+    expect(mail.html).not.toContain("{");
+
+    // Nothing to open: the password notice, and the refund (the order has nothing left to show).
+    if (["password-changed", "order-refunded", "order-unfulfilled"].includes(template)) {
+      expect(findLinks(mail.text)).toEqual([]);
+      expect(mail.html).not.toContain("<a ");
+    } else {
+      expect(mail.text).toContain(`\n${url}\n`);
+      expect(findLinks(mail.text)).toEqual([url]);
+      // Escaped in the attribute and the visible fallback: a raw "&" is invalid HTML.
+      expect(mail.html).toContain(`href="${url.replace("&", "&amp;")}"`);
+      expect(mail.html).not.toContain(url);
+    }
+  });
+
+  it("states the link's lifetime with the language's plural", () => {
+    expect(renderMail("reset-password", "en", { url, expiresInHours: 1 }).text).toContain(
+      "expires in 1 hour.",
+    );
+    expect(renderMail("reset-password", "en", { url, expiresInHours: 3 }).text).toContain(
+      "expires in 3 hours.",
+    );
+    expect(renderMail("delete-account", "fr", { url, expiresInHours: 1 }).text).toContain("dans 1 heure.");
+    expect(renderMail("delete-account", "fr", { url, expiresInHours: 48 }).text).toContain("dans 48 heures.");
+    expect(renderMail("reset-password", "es", { url, expiresInHours: 1 }).text).toContain("en 1 hora.");
+    expect(renderMail("reset-password", "es", { url, expiresInHours: 12 }).text).toContain("en 12 horas.");
+  });
+
+  it("escapes what it puts into the HTML, and only there", () => {
+    const nasty = `https://app.salelink.test/r?t=1&x="><script>alert(1)</script>`;
+    const mail = renderMail("reset-password", "en", { url: nasty, expiresInHours: 2 });
+    expect(mail.html).not.toContain("<script>");
+    expect(mail.html).not.toContain(`x="`);
+    expect(mail.html).toContain("&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(mail.text).toContain(nasty);
+    // The catalogue's own text goes through the same escaping as the values.
+    expect(fill("<b>{product}</b> & co", { product: "A<B" }, "en", escapeHtml)).toBe(
+      "&lt;b&gt;A&lt;B&lt;/b&gt; &amp; co",
+    );
+  });
+
+  it("refuses a link that is not http(s) and a placeholder without a value", () => {
+    for (const bad of ["javascript:alert(1)", "data:text/html,hi", "not a url"])
+      expect(() => renderMail("verify-email", "en", { url: bad })).toThrow();
+    expect(() => fill("Hello {name}", {}, "en", escapeHtml)).toThrow(/\{name\}/);
+  });
+
+  it("finds links without the punctuation that ends a sentence", () => {
+    expect(findLinks("Go to https://a.test/x. Or (https://b.test/y), or https://a.test/x")).toEqual([
+      "https://a.test/x",
+      "https://b.test/y",
+    ]);
+  });
+});
+
+// Compile-time only: each template takes its own params and nothing else.
+function typeChecks(locale: Locale, template: MailTemplate) {
+  // @ts-expect-error reset-password needs its expiry
+  renderMail("reset-password", locale, { url });
+  // @ts-expect-error verify-email takes a url
+  renderMail("verify-email", locale, {});
+  return template;
+}
+void typeChecks;

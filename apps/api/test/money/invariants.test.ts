@@ -1,0 +1,94 @@
+import { eq } from "drizzle-orm";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { users } from "../../src/db/schema/index.ts";
+import { directSessionCookie, insertAccount } from "../support/accounts.ts";
+import { dbKind, type TestContext, testApp } from "../support/app.ts";
+import { MoneyModel } from "./model.ts";
+import { moneyCommands } from "./model-arbitraries.ts";
+import { newWorld, progress, type World } from "./model-world.ts";
+
+/*
+ * Money invariants, model-based (issue 9): random sequences of purchases, webhook redeliveries, hold
+ * releases, claims, refunds and withdrawals against the real API, every invariant checked after every
+ * step (money/model-world.ts). Each run starts from fresh accounts in one database. A failure prints
+ * its seed and its shrunk sequence; replay it with
+ *   MONEY_SEED=123 npx vitest run test/money-invariants.test.ts
+ * and MONEY_PATH (printed too) to go straight to the shrunk case. MONEY_RUNS and MONEY_COMMANDS
+ * (runs, and commands per run at most) search longer; MONEY_PGLITE=1 runs it without PostgreSQL.
+ */
+
+const seed = process.env.MONEY_SEED ? Number(process.env.MONEY_SEED) : Date.now() % 2 ** 31;
+const numRuns = Number(process.env.MONEY_RUNS ?? 20);
+const maxCommands = Number(process.env.MONEY_COMMANDS ?? 25);
+
+let ctx: TestContext;
+let admin: string;
+
+// PostgreSQL only by default: the issue asks for it (concurrent deliveries, claims and withdrawals
+// meet real row locks there), and running it on PGlite too would double its time in the suite.
+const enabled = dbKind === "postgres" || process.env.MONEY_PGLITE === "1";
+
+describe.skipIf(!enabled)("money invariants (model-based)", () => {
+  beforeAll(async () => {
+    // Every checkout of a run comes from one test address and a few e-mails: the reservation caps
+    // (checkout/squatting.test.ts) are not what the model tests.
+    ctx = await testApp({
+      CHECKOUT_RESERVATIONS_PER_ADDRESS_MAX: "100000",
+      CHECKOUT_RESERVATIONS_PER_EMAIL_MAX: "100000",
+    });
+    const account = await insertAccount(ctx.database, { onboarded: true });
+    await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, account.id));
+    admin = await directSessionCookie(ctx.database, account.id);
+  });
+  afterAll(() => ctx?.close());
+
+  it(`hold after every step of random money sequences (seed ${seed})`, {
+    timeout: 60_000 + numRuns * maxCommands * 2_000,
+  }, async () => {
+    const property = fc.asyncProperty(
+      fc.commands(moneyCommands, {
+        maxCommands,
+        size: "max",
+        ...(process.env.MONEY_REPLAY ? { replayPath: process.env.MONEY_REPLAY } : {}),
+      }),
+      async (commands) => {
+        const setup = async () => {
+          const { world, referrers } = await newWorld(ctx, admin);
+          const { rules } = ctx.config;
+          const model = new MoneyModel(
+            {
+              feeBps: rules.platformFeeBps,
+              commissionBps: rules.affiliateCommissionBps,
+              payoutMinimum: rules.payoutMinimumMinor,
+            },
+            referrers,
+          );
+          return { model, real: world as World };
+        };
+        await fc.asyncModelRun(setup, commands);
+      },
+    );
+    const details = await fc.check(property, {
+      seed,
+      numRuns,
+      ...(process.env.MONEY_PATH ? { path: process.env.MONEY_PATH } : {}),
+    });
+    if (details.failed) {
+      const commands = String(details.counterexample?.[0]);
+      const run = `MONEY_SEED=${details.seed} MONEY_RUNS=${numRuns} MONEY_COMMANDS=${maxCommands}`;
+      const shrunk = `MONEY_PATH="${details.counterexamplePath}" MONEY_REPLAY="${/replayPath="([^"]*)"/.exec(commands)?.[1] ?? ""}"`;
+      const message = [
+        `Money invariant broken after ${details.numRuns} runs (shrunk ${details.numShrinks} times).`,
+        `Replay: ${run} npx vitest run test/money-invariants.test.ts`,
+        `Straight to the shrunk case: ${run} ${shrunk} npx vitest run test/money-invariants.test.ts`,
+        `Commands: ${commands}`,
+        `Error: ${details.errorInstance instanceof Error ? (details.errorInstance.stack ?? details.errorInstance.message) : String(details.errorInstance)}`,
+      ].join("\n");
+      console.error(message);
+      throw new Error(message);
+    }
+    console.info(`money invariants: seed ${seed}, ${details.numRuns} runs, ${progress.steps} commands`);
+    expect(progress.steps).toBeGreaterThan(0);
+  });
+});

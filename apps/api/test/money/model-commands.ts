@@ -1,0 +1,320 @@
+import {
+  adminPayoutSchema,
+  type Currency,
+  checkoutResponseSchema,
+  claimResponseSchema,
+  payoutSchema,
+  sandboxCards,
+  sandboxPaymentResultSchema,
+} from "@salelink/contracts";
+import { and, eq } from "drizzle-orm";
+import type fc from "fast-check";
+import { expect } from "vitest";
+import { paymentEvents } from "../../src/db/schema/index.ts";
+import { sandboxEvent } from "../../src/providers/payments/index.ts";
+import type { ModelOrder, ModelPayout, MoneyModel } from "./model.ts";
+import {
+  call,
+  checkInvariants,
+  createLink,
+  deliver,
+  expectStatus,
+  resultOf,
+  userOf,
+  type World,
+} from "./model-world.ts";
+
+/*
+ * The operations of the money model, each applied to the API and to the model, then every invariant
+ * checked. "Twice at once" variants send the same request concurrently: exactly one may take effect.
+ */
+
+export type Cmd = fc.AsyncCommand<MoneyModel, World>;
+
+const pick = <T>(items: readonly T[], index: number): T => {
+  const item = items[index % items.length];
+  if (item === undefined) throw new Error("pick from nothing");
+  return item;
+};
+const runJobs = (w: World) => w.ctx.app.services.jobs.worker.runDue();
+const DAY = 86_400_000;
+
+/** The provider's events recorded for an order, by type, as the webhook received them. */
+async function recordedEvent(w: World, orderId: string, type: string, except: ReadonlySet<string>) {
+  const rows = await w.ctx.database.db
+    .select({ eventId: paymentEvents.eventId, payload: paymentEvents.payload })
+    .from(paymentEvents)
+    .where(and(eq(paymentEvents.orderId, orderId), eq(paymentEvents.type, type)));
+  const fresh = rows.filter((r) => !except.has(r.eventId));
+  expect(fresh, `${type} events of ${orderId}`).toHaveLength(1);
+  const [event] = fresh;
+  if (!event) throw new Error(`no ${type} event`);
+  return event;
+}
+
+/** Sends `times` identical requests at once. */
+const concurrently = (times: number, send: () => ReturnType<typeof call>) =>
+  Promise.all(Array.from({ length: times }, send));
+
+/** One 2xx among concurrent identical requests when the model allows it, 409s for the rest. */
+function expectOnce(codes: number[], allowed: boolean, ok: number) {
+  const expected = codes.map((_, i) => (allowed && i === 0 ? ok : 409));
+  expect([...codes].sort(), "concurrent answers").toEqual(expected.sort());
+}
+
+export class Buy implements Cmd {
+  constructor(readonly p: { seller: number; price: number; currency: Currency }) {}
+  check = () => true;
+  async run(m: MoneyModel, w: World) {
+    const token = await createLink(w, this.p.seller, {
+      title: "Model pack",
+      priceMinor: this.p.price,
+      currency: this.p.currency,
+    });
+    const started = await call(w.ctx, "POST", "/stripe/checkout", undefined, {
+      token,
+      email: "buyer@example.test",
+      locale: "en",
+    });
+    expectStatus(started, 201, "checkout");
+    const checkout = checkoutResponseSchema.parse(started.json());
+    const paid = await call(w.ctx, "POST", `/sandbox/payments/${checkout.paymentId}/confirm`, undefined, {
+      card: sandboxCards.success,
+      expiry: "12/34",
+      cvc: "123",
+    });
+    expectStatus(paid, 200, "sandbox payment");
+    expect(sandboxPaymentResultSchema.parse(paid.json()).status).toBe("succeeded");
+    await runJobs(w);
+    const event = await recordedEvent(w, checkout.orderId, "payment.succeeded", new Set());
+    w.events.set(event.eventId, event.payload);
+    m.paid({
+      id: checkout.orderId,
+      paymentId: checkout.paymentId,
+      eventId: event.eventId,
+      seller: this.p.seller,
+      currency: this.p.currency,
+      gross: this.p.price,
+    });
+    await checkInvariants(w, m);
+  }
+  toString = () => `buy(u${this.p.seller}, ${this.p.price} ${this.p.currency})`;
+}
+
+/** The same provider event again (any of the order's), `times` deliveries at once: all duplicates. */
+export class Redeliver implements Cmd {
+  constructor(readonly p: { order: number; event: number; times: number }) {}
+  check = (m: Readonly<MoneyModel>) => m.orders.length > 0;
+  async run(m: MoneyModel, w: World) {
+    const order = pick(m.orders, this.p.order);
+    const eventId = pick([...order.events.keys()], this.p.event);
+    const results = await Promise.all(
+      Array.from({ length: this.p.times }, async () => resultOf(await deliver(w.ctx, w.events.get(eventId)))),
+    );
+    expect(results).toEqual(Array(this.p.times).fill("duplicate"));
+    await checkInvariants(w, m);
+  }
+  toString = () => `redeliver(order ${this.p.order}, event ${this.p.event}, ×${this.p.times})`;
+}
+
+/**
+ * A refund made at the provider (its dashboard): `events` new refund events for the order (a provider
+ * may report one refund under several), each delivered `times` at once. One may apply, if any.
+ */
+export class ProviderRefund implements Cmd {
+  constructor(readonly p: { order: number; events: number; times: number }) {}
+  check = (m: Readonly<MoneyModel>) => m.orders.length > 0;
+  async run(m: MoneyModel, w: World) {
+    const order = pick(m.orders, this.p.order);
+    const events = Array.from({ length: this.p.events }, () =>
+      sandboxEvent("refund.succeeded", {
+        paymentId: order.paymentId,
+        orderId: order.id,
+        amountMinor: order.gross,
+        currency: order.currency,
+      }),
+    );
+    const answers = await Promise.all(
+      events.flatMap((event) =>
+        Array.from({ length: this.p.times }, async () => ({
+          id: event.id,
+          result: resultOf(await deliver(w.ctx, event)),
+        })),
+      ),
+    );
+    const applies = order.status === "paid" ? 1 : 0;
+    const count = (result: string) => answers.filter((a) => a.result === result).length;
+    expect(count("applied"), "refund events applied").toBe(applies);
+    expect(count("duplicate"), "refund redeliveries").toBe(this.p.events * (this.p.times - 1));
+    expect(count("ignored"), "refund events ignored").toBe(this.p.events - applies);
+    for (const event of events) {
+      w.events.set(event.id, event);
+      const applied = answers.some((a) => a.id === event.id && a.result === "applied");
+      order.events.set(event.id, applied ? "applied" : "ignored");
+    }
+    m.refund(order);
+    await checkInvariants(w, m);
+  }
+  toString = () => `providerRefund(order ${this.p.order}, ${this.p.events} event(s) ×${this.p.times})`;
+}
+
+/** The admin console's refund, asked `times` at once; the sandbox then sends its event. */
+export class AdminRefund implements Cmd {
+  constructor(readonly p: { order: number; times: number }) {}
+  check = (m: Readonly<MoneyModel>) => m.orders.length > 0;
+  async run(m: MoneyModel, w: World) {
+    const order = pick(m.orders, this.p.order);
+    const answers = await concurrently(this.p.times, () =>
+      call(w.ctx, "POST", `/admin/orders/${order.id}/refund`, w.admin, { reason: "Buyer asked for it" }),
+    );
+    const allowed = order.status === "paid" && !order.refundAsked;
+    expectOnce(
+      answers.map((a) => a.statusCode),
+      allowed,
+      202,
+    );
+    await runJobs(w);
+    if (allowed) {
+      order.refundAsked = true;
+      const event = await recordedEvent(w, order.id, "refund.succeeded", new Set(order.events.keys()));
+      w.events.set(event.eventId, event.payload);
+      order.events.set(event.eventId, "applied");
+      m.refund(order);
+    }
+    await checkInvariants(w, m);
+  }
+  toString = () => `adminRefund(order ${this.p.order}, ×${this.p.times})`;
+}
+
+/** The clock moved: before every hold's end (nothing released) or after it, for some orders. */
+export class ReleaseHolds implements Cmd {
+  constructor(readonly p: { orders: number[]; early: boolean }) {}
+  check = (m: Readonly<MoneyModel>) => m.orders.length > 0;
+  async run(m: MoneyModel, w: World) {
+    const chosen: ModelOrder[] =
+      this.p.orders.length === 0 ? [...m.orders] : [...new Set(this.p.orders.map((i) => pick(m.orders, i)))];
+    const asOf = new Date(Date.now() + (this.p.early ? 1 : 8) * DAY).toISOString();
+    const res = await call(w.ctx, "POST", "/dev/holds/release", undefined, {
+      asOf,
+      orderIds: chosen.map((o) => o.id).slice(0, 100),
+    });
+    expectStatus(res, 200, "release");
+    const due = this.p.early ? [] : chosen.slice(0, 100).filter(m.releasable);
+    expect(res.json()).toEqual({ released: due.length });
+    for (const o of due) m.release(o);
+    await checkInvariants(w, m);
+  }
+  toString = () =>
+    `release(${this.p.orders.length === 0 ? "all" : `orders ${this.p.orders}`}${this.p.early ? ", early" : ""})`;
+}
+
+export class Claim implements Cmd {
+  constructor(readonly p: { user: number; times: number }) {}
+  check = () => true;
+  async run(m: MoneyModel, w: World) {
+    const user = userOf(w, this.p.user);
+    const answers = await concurrently(this.p.times, () =>
+      call(w.ctx, "POST", "/campaigns/claim", user.cookie),
+    );
+    const expected = m.claimable(this.p.user);
+    expectOnce(
+      answers.map((a) => a.statusCode),
+      expected.size > 0,
+      200,
+    );
+    const ok = answers.find((a) => a.statusCode === 200);
+    if (ok) {
+      const claims = claimResponseSchema.parse(ok.json()).claims;
+      const moved = m.claim(this.p.user);
+      expect(new Map(claims.map((c) => [c.currency, c.amount]))).toEqual(moved);
+    }
+    await checkInvariants(w, m);
+  }
+  toString = () => `claim(u${this.p.user}, ×${this.p.times})`;
+}
+
+export class Withdraw implements Cmd {
+  constructor(
+    readonly p: { user: number | "richest"; currency: Currency; amount: number | null; times: number },
+  ) {}
+  check = () => true;
+  async run(m: MoneyModel, w: World) {
+    // "richest": whoever has the most to withdraw now, so that payouts happen often enough to test.
+    const { user: index, currency } =
+      this.p.user === "richest" ? m.richest() : { user: this.p.user, currency: this.p.currency };
+    const user = userOf(w, index);
+    const body = {
+      bankAccountId: user.bankId,
+      currency,
+      ...(this.p.amount === null ? {} : { amount: this.p.amount }),
+    };
+    const outcome = m.withdrawalOutcome(index, currency, this.p.amount);
+    const answers = await concurrently(this.p.times, () =>
+      call(w.ctx, "POST", "/profile/payout", user.cookie, body),
+    );
+    const codes = answers.map((a) => a.statusCode);
+    // Of two at once, the second finds the first's open payout.
+    const expected = codes.map((_, i) => (i === 0 || outcome.status !== 201 ? outcome.status : 409));
+    expect(codes.sort(), "withdrawal answers").toEqual(expected.sort());
+    const created = answers.find((a) => a.statusCode === 201);
+    if (created) {
+      const payout = payoutSchema.parse(created.json());
+      expect(payout.amount).toBe(outcome.amount);
+      m.requested({
+        id: payout.id,
+        user: index,
+        currency,
+        amount: payout.amount,
+        status: "requested",
+      });
+    }
+    await checkInvariants(w, m);
+  }
+  toString = () =>
+    `withdraw(${this.p.user === "richest" ? "richest" : `u${this.p.user} ${this.p.currency}`}, ${this.p.amount ?? "all"}${this.p.times > 1 ? `, ×${this.p.times}` : ""})`;
+}
+
+export class PayoutOutcome implements Cmd {
+  constructor(readonly p: { payout: number; action: "approve" | "paid" | "fail"; times: number }) {}
+  check = (m: Readonly<MoneyModel>) => m.payouts.length > 0;
+  async run(m: MoneyModel, w: World) {
+    const payout: ModelPayout = pick(m.payouts, this.p.payout);
+    const path = this.p.action === "fail" ? "fail" : this.p.action;
+    const answers = await concurrently(this.p.times, () =>
+      call(w.ctx, "POST", `/admin/payouts/${payout.id}/${path}`, w.admin, { reason: "Model says so" }),
+    );
+    const allowed = m.transition(payout, this.p.action);
+    expectOnce(
+      answers.map((a) => a.statusCode),
+      allowed,
+      200,
+    );
+    const ok = answers.find((a) => a.statusCode === 200);
+    if (ok) expect(adminPayoutSchema.parse(ok.json()).status).toBe(payout.status);
+    await checkInvariants(w, m);
+  }
+  toString = () => `payout(${this.p.action}, payout ${this.p.payout}, ×${this.p.times})`;
+}
+
+/**
+ * A referred user adds its referrer's IBAN as a payout account (issue 16, self-referral): its
+ * unclaimed commissions are voided, one reversal per order, a claimed one stays, later sales earn
+ * nothing. The bank account itself is added either way.
+ */
+export class ShareReferrerIban implements Cmd {
+  constructor(readonly p: { user: number }) {}
+  check = () => true;
+  async run(m: MoneyModel, w: World) {
+    const user = userOf(w, this.p.user);
+    const referrer = m.referrers[this.p.user];
+    const iban = userOf(w, referrer ?? 0).iban;
+    const res = await call(w.ctx, "POST", "/profile/bank-accounts", user.cookie, {
+      holderName: "Ada Lovelace",
+      iban,
+    });
+    expectStatus(res, 201, "bank account");
+    if (referrer !== null && referrer !== undefined) m.selfReferral(this.p.user);
+    await checkInvariants(w, m);
+  }
+  toString = () => `shareReferrerIban(u${this.p.user})`;
+}

@@ -1,0 +1,311 @@
+import type { Currency } from "@salelink/contracts";
+
+/*
+ * The money model of the invariants test: what every balance should be, computed from the operations
+ * alone with the business rules (DESIGN 3, decisions 010–012), never from the API's own code. The
+ * commands (money/model-commands.ts) apply the same operation to the API and to this model, then
+ * compare the two.
+ */
+
+export interface Rules {
+  feeBps: number;
+  commissionBps: number;
+  payoutMinimum: number;
+}
+
+/** `amount × bps / 10000`, rounded half up in integers (decision 012's worked examples). */
+export const roundedShare = (amount: number, bps: number): number =>
+  Math.floor((amount * bps + 5000) / 10000);
+
+export interface Balances {
+  pending: number;
+  available: number;
+  inTransit: number;
+  affiliatePending: number;
+  affiliateClaimable: number;
+}
+
+export const zeroBalances = (): Balances => ({
+  pending: 0,
+  available: 0,
+  inTransit: 0,
+  affiliatePending: 0,
+  affiliateClaimable: 0,
+});
+
+export interface ModelOrder {
+  id: string;
+  paymentId: string;
+  seller: number;
+  referrer: number | null;
+  currency: Currency;
+  gross: number;
+  fee: number;
+  commission: number;
+  net: number;
+  status: "paid" | "refunded";
+  released: boolean;
+  claimed: boolean;
+  /** An admin asked for its refund (the console refuses a second ask). */
+  refundAsked: boolean;
+  /** Its unclaimed commission was taken back: the seller turned out to be its referrer's own account. */
+  voided: boolean;
+  /** Every provider event id delivered for this order, with the result of its first delivery. */
+  events: Map<string, "applied" | "ignored">;
+}
+
+export interface ModelPayout {
+  id: string;
+  user: number;
+  currency: Currency;
+  amount: number;
+  status: "requested" | "processing" | "paid" | "failed";
+}
+
+export class MoneyModel {
+  readonly orders: ModelOrder[] = [];
+  readonly payouts: ModelPayout[] = [];
+  /** Claims posted per user: one ledger transaction per currency of each. */
+  readonly claimPostings: number[];
+  /** Referred users found sharing their referrer's IBAN: self-referrals, earning nothing from then on. */
+  readonly selfReferred: boolean[];
+  private readonly balances: Map<Currency, Balances>[];
+
+  constructor(
+    readonly rules: Rules,
+    /** Each user's referrer (an index into the run's users), or null. */
+    readonly referrers: (number | null)[],
+  ) {
+    this.balances = referrers.map(() => new Map());
+    this.claimPostings = referrers.map(() => 0);
+    this.selfReferred = referrers.map(() => false);
+  }
+
+  /** A deep copy: concurrent operations are checked against each order they could have run in. */
+  clone(): MoneyModel {
+    const copy = new MoneyModel(this.rules, this.referrers);
+    copy.assign(this);
+    return copy;
+  }
+
+  /** Takes `other`'s state (one of this model's clones), in place. */
+  assign(other: MoneyModel) {
+    this.orders.splice(
+      0,
+      this.orders.length,
+      ...other.orders.map((o) => ({ ...o, events: new Map(o.events) })),
+    );
+    this.payouts.splice(0, this.payouts.length, ...other.payouts.map((p) => ({ ...p })));
+    this.claimPostings.splice(0, this.claimPostings.length, ...other.claimPostings);
+    this.selfReferred.splice(0, this.selfReferred.length, ...other.selfReferred);
+    this.balances.splice(
+      0,
+      this.balances.length,
+      ...other.balances.map((byCurrency) => new Map([...byCurrency].map(([c, b]) => [c, { ...b }]))),
+    );
+  }
+
+  balance(user: number, currency: Currency): Balances {
+    const byCurrency = this.balances[user];
+    if (!byCurrency) throw new Error(`no user ${user}`);
+    let b = byCurrency.get(currency);
+    if (!b) {
+      b = zeroBalances();
+      byCurrency.set(currency, b);
+    }
+    return b;
+  }
+
+  /** Every non-zero balance of a user, by currency. */
+  balancesOf(user: number): Map<Currency, Balances> {
+    const out = new Map<Currency, Balances>();
+    for (const [currency, b] of this.balances[user] ?? []) {
+      if (Object.values(b).some((v) => v !== 0)) out.set(currency, { ...b });
+    }
+    return out;
+  }
+
+  /** A paid sale: the fee off the gross, the referrer's share of the fee, both held. */
+  paid(p: {
+    id: string;
+    paymentId: string;
+    eventId: string;
+    seller: number;
+    currency: Currency;
+    gross: number;
+  }) {
+    const referrer = this.selfReferred[p.seller] ? null : (this.referrers[p.seller] ?? null);
+    const fee = roundedShare(p.gross, this.rules.feeBps);
+    const commission = referrer === null ? 0 : roundedShare(fee, this.rules.commissionBps);
+    const order: ModelOrder = {
+      ...p,
+      referrer,
+      fee,
+      commission,
+      net: p.gross - fee,
+      status: "paid",
+      released: false,
+      claimed: false,
+      refundAsked: false,
+      voided: false,
+      events: new Map([[p.eventId, "applied"]]),
+    };
+    this.orders.push(order);
+    this.balance(p.seller, p.currency).pending += order.net;
+    if (referrer !== null) this.balance(referrer, p.currency).affiliatePending += commission;
+    return order;
+  }
+
+  /** Whether a release at a time after every hold's end releases this order. */
+  releasable = (o: ModelOrder) => o.status === "paid" && !o.released;
+
+  release(o: ModelOrder) {
+    if (!this.releasable(o)) return;
+    o.released = true;
+    const seller = this.balance(o.seller, o.currency);
+    seller.pending -= o.net;
+    seller.available += o.net;
+    if (o.referrer !== null) {
+      const ref = this.balance(o.referrer, o.currency);
+      ref.affiliatePending -= o.commission;
+      ref.affiliateClaimable += o.commission;
+    }
+  }
+
+  /**
+   * Refunded: everything goes back the way it came. After the hold, what the creator has already
+   * withdrawn, and a commission already claimed, is borne by the platform (decisions 010 and 012).
+   */
+  refund(o: ModelOrder) {
+    if (o.status !== "paid") return;
+    o.status = "refunded";
+    const seller = this.balance(o.seller, o.currency);
+    if (!o.released) seller.pending -= o.net;
+    else seller.available -= Math.min(o.net, Math.max(0, seller.available));
+    if (o.referrer === null) return;
+    const ref = this.balance(o.referrer, o.currency);
+    if (!o.released) ref.affiliatePending -= o.commission;
+    else if (!o.claimed) ref.affiliateClaimable -= o.commission;
+  }
+
+  /**
+   * `user` adds its referrer's IBAN: a self-referral (issue 16). Its unclaimed commissions go back to
+   * the platform, one reversal each; a claimed one stays claimed; later sales earn nothing.
+   */
+  selfReferral(user: number) {
+    const referrer = this.referrers[user] ?? null;
+    if (referrer === null || this.selfReferred[user]) return;
+    this.selfReferred[user] = true;
+    for (const o of this.orders) {
+      if (o.seller !== user || o.referrer !== referrer || o.status !== "paid" || o.claimed) continue;
+      if (o.commission === 0) continue;
+      const b = this.balance(referrer, o.currency);
+      if (o.released) b.affiliateClaimable -= o.commission;
+      else b.affiliatePending -= o.commission;
+      o.commission = 0;
+      o.voided = true;
+    }
+  }
+
+  /** What a claim by `user` moves, per currency; empty when nothing is claimable. */
+  claimable(user: number): Map<Currency, number> {
+    const sums = new Map<Currency, number>();
+    for (const o of this.orders) {
+      if (o.referrer === user && o.status === "paid" && o.released && !o.claimed && o.commission > 0) {
+        sums.set(o.currency, (sums.get(o.currency) ?? 0) + o.commission);
+      }
+    }
+    return sums;
+  }
+
+  claim(user: number): Map<Currency, number> {
+    const sums = this.claimable(user);
+    for (const o of this.orders) {
+      if (o.referrer === user && o.status === "paid" && o.released && !o.claimed) o.claimed = true;
+    }
+    for (const [currency, amount] of sums) {
+      const b = this.balance(user, currency);
+      b.affiliateClaimable -= amount;
+      b.available += amount;
+    }
+    this.claimPostings[user] = (this.claimPostings[user] ?? 0) + sums.size;
+    return sums;
+  }
+
+  openPayout(user: number): ModelPayout | undefined {
+    return this.payouts.find(
+      (p) => p.user === user && (p.status === "requested" || p.status === "processing"),
+    );
+  }
+
+  /** The user and currency with the most available money, among users without an open payout. */
+  richest(): { user: number; currency: Currency } {
+    let best = { user: 0, currency: "EUR" as Currency, available: -1 };
+    for (const [user, byCurrency] of this.balances.entries()) {
+      if (this.openPayout(user)) continue;
+      for (const [currency, b] of byCurrency) {
+        if (b.available > best.available) best = { user, currency, available: b.available };
+      }
+    }
+    return { user: best.user, currency: best.currency };
+  }
+
+  /** The answer a withdrawal request should get: 409 with an open payout, 400 outside the limits. */
+  withdrawalOutcome(
+    user: number,
+    currency: Currency,
+    amount: number | null,
+  ): { status: number; amount: number } {
+    if (this.openPayout(user)) return { status: 409, amount: 0 };
+    const available = this.balance(user, currency).available;
+    const wanted = amount ?? available;
+    if (wanted < this.rules.payoutMinimum || wanted > available) return { status: 400, amount: 0 };
+    return { status: 201, amount: wanted };
+  }
+
+  requested(p: ModelPayout) {
+    this.payouts.push(p);
+    const b = this.balance(p.user, p.currency);
+    b.available -= p.amount;
+    b.inTransit += p.amount;
+  }
+
+  /** Applies an operator's transition if the payout's status allows it; answers whether it did. */
+  transition(p: ModelPayout, action: "approve" | "paid" | "fail"): boolean {
+    const b = this.balance(p.user, p.currency);
+    if (action === "approve" && p.status === "requested") {
+      p.status = "processing";
+      return true;
+    }
+    if (action === "paid" && p.status === "processing") {
+      p.status = "paid";
+      b.inTransit -= p.amount;
+      return true;
+    }
+    if (action === "fail" && (p.status === "requested" || p.status === "processing")) {
+      p.status = "failed";
+      b.inTransit -= p.amount;
+      b.available += p.amount;
+      return true;
+    }
+    return false;
+  }
+
+  /** The ledger transactions that should exist for an order or payout reference, by kind. */
+  expectedPostings(): Map<string, number> {
+    const out = new Map<string, number>();
+    const add = (kind: string, ref: string, n: number) => out.set(`${kind}|${ref}`, n);
+    for (const o of this.orders) {
+      add("order_paid", o.id, 1);
+      add("hold_release", o.id, o.released ? 1 : 0);
+      add("refund", o.id, o.status === "refunded" ? 1 : 0);
+      add("commission_void", o.id, o.voided ? 1 : 0);
+    }
+    for (const p of this.payouts) {
+      add("payout_requested", p.id, 1);
+      add("payout_paid", p.id, p.status === "paid" ? 1 : 0);
+      add("payout_failed", p.id, p.status === "failed" ? 1 : 0);
+    }
+    return out;
+  }
+}
