@@ -1,12 +1,14 @@
 // `npm test`: every check of the project, in order, ending with one summary line.
-// Steps: lint and format, typecheck, API tests on PGlite, the same on PostgreSQL when reachable,
-// web unit tests, builds, Debian's Chromium (installed when missing), Playwright end to end.
+// Steps: lint and format, architecture, typecheck, API tests on PGlite, the same on PostgreSQL when
+// reachable, web unit tests, builds, Debian's Chromium (installed when missing), Playwright end to end.
+// `npm run test:quick` stops after the API tests on PGlite.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { bin, ensureDependencies, root, run, tcpReachable } from "./lib.mjs";
 
 const CHROMIUM = "/usr/bin/chromium";
+const quick = process.argv.includes("--quick");
 const reportDir = mkdtempSync(path.join(os.tmpdir(), "salelink-test-"));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
@@ -76,6 +78,11 @@ try {
 }
 
 await step("Lint and format (Biome)", bin("biome"), ["ci", "."]);
+// The module layout (decision 025): layers, route files, import cycles; and the check's own tests.
+await stepAll("Architecture check", [
+  [process.execPath, ["--test", "--test-reporter=dot", "scripts/check-architecture.test.mjs"]],
+  [process.execPath, ["scripts/check-architecture.mjs"]],
+]);
 // The same projects as `npm run typecheck`, side by side: tsc is single-threaded.
 await stepAll(
   "Typecheck",
@@ -149,8 +156,12 @@ async function browserLane() {
   }
 }
 
-await postgresLane();
-await browserLane();
+// `npm run test:quick` (`--quick`): the fast lane before a commit, lint, architecture, types and the
+// API on PGlite; CI and `npm test` run everything.
+if (!quick) {
+  await postgresLane();
+  await browserLane();
+}
 
 rmSync(reportDir, { recursive: true, force: true });
 console.log("\n────────────────────────────────────────");

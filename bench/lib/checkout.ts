@@ -103,7 +103,7 @@ export class OrderPool {
   }
 }
 
-/** A sandbox event in the shape of `sandboxEvent` (apps/api/src/providers/payments/sandbox.ts). */
+/** A sandbox event in the shape of `sandboxEvent` (apps/api/src/providers/payments/sandbox/provider.ts). */
 export function paymentSucceeded(order: PendingOrder, eventId: string, createdSeconds: number): string {
   return JSON.stringify({
     id: eventId,

@@ -19,26 +19,33 @@ import { redactPaths, redactUrl } from "./lib/redact.ts";
 import { profileRoutes } from "./modules/account/routes.ts";
 import { adminAccountRoutes } from "./modules/admin/accounts/routes.ts";
 import { adminExportRoutes } from "./modules/admin/exports/routes.ts";
-import { adminOrderRoutes } from "./modules/admin/orders/routes.ts";
+import { adminOverviewRoutes } from "./modules/admin/overview/routes.ts";
 import { adminReportRoutes } from "./modules/admin/reports/routes.ts";
 import { clickRoutes } from "./modules/affiliates/clicks/routes.ts";
 import { campaignRoutes } from "./modules/affiliates/routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
+import { createPublicCache } from "./modules/catalogue/public/cache.ts";
 import { registerRevalidateJobs } from "./modules/catalogue/revalidate.ts";
 import { catalogueRoutes } from "./modules/catalogue/routes.ts";
-import { createPublicCache } from "./modules/catalogue/service.ts";
 import { checkoutRoutes } from "./modules/checkout/routes.ts";
+import { receivePaymentDelivery } from "./modules/checkout/service.ts";
 import { drainPlugin, Lifecycle } from "./modules/health/lifecycle.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { identityRoutes } from "./modules/kyc/routes.ts";
+import { receiveIdentityDelivery } from "./modules/kyc/service.ts";
 import { registerMailJobs } from "./modules/mail/jobs.ts";
 import { devMailEnabled, devMailRoutes } from "./modules/mail/routes.ts";
 import { maintenanceRoutes } from "./modules/maintenance/routes.ts";
 import { MaintenanceService } from "./modules/maintenance/service.ts";
 import { Metrics, metricsPlugin } from "./modules/metrics/index.ts";
-import { adminPayoutRoutes } from "./modules/payouts/admin-routes.ts";
-import { bankAccountRoutes } from "./modules/payouts/bank-accounts.ts";
+import { registerOrderJobs } from "./modules/orders/jobs.ts";
+import { orderRoutes } from "./modules/orders/routes.ts";
+import { adminPayoutRoutes } from "./modules/payouts/admin/routes.ts";
+import { bankAccountRoutes } from "./modules/payouts/bank-accounts/routes.ts";
+import { registerPayoutJobs } from "./modules/payouts/events.ts";
 import { payoutRoutes } from "./modules/payouts/routes.ts";
+import { reportRoutes } from "./modules/reports/routes.ts";
+import { registerUploadJobs } from "./modules/uploads/cleanup.ts";
 import { uploadRoutes } from "./modules/uploads/routes.ts";
 import { walletRoutes } from "./modules/wallet/routes.ts";
 import { authPlugin } from "./plugins/auth.ts";
@@ -49,8 +56,12 @@ import { maintenanceGate } from "./plugins/maintenance-gate.ts";
 import { originCheck } from "./plugins/origin-check.ts";
 import { type BotCheck, createBotCheck } from "./providers/bot-check/index.ts";
 import { createIdentityProvider, type IdentityProvider } from "./providers/identity/index.ts";
+import { registerSandboxIdentityJobs } from "./providers/identity/sandbox/jobs.ts";
+import { sandboxIdentityRoutes } from "./providers/identity/sandbox/routes.ts";
 import { createMailProvider, type MailProvider } from "./providers/mail/index.ts";
 import { createPaymentProvider, type PaymentProvider } from "./providers/payments/index.ts";
+import { registerSandboxPaymentJobs } from "./providers/payments/sandbox/jobs.ts";
+import { sandboxPaymentRoutes } from "./providers/payments/sandbox/routes.ts";
 import { createPayoutProvider, type PayoutProvider } from "./providers/payouts/index.ts";
 import { assertPaymentsMatchPayouts, assertProductionProviders } from "./providers/production-guard.ts";
 import { createObjectStorage, type ObjectStorage } from "./providers/storage/index.ts";
@@ -182,8 +193,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     defaultMetrics: deps.processMetrics ?? false,
   });
   const registry = new JobRegistry();
-  registerMailJobs(registry, mail);
-  registerRevalidateJobs(registry, config);
+  // Every module's job handlers, here and nowhere else (never from an HTTP plugin).
+  registerMailJobs(registry, { mail });
+  registerRevalidateJobs(registry, { config });
+  registerUploadJobs(registry, { storage });
+  registerPayoutJobs(registry, { config, payouts });
+  // A sandbox's deliveries exist only where that sandbox is the provider (as do its routes, below).
+  if (payments.kind === "sandbox") {
+    registerSandboxPaymentJobs(registry, {
+      appSecret: config.appSecret,
+      receive: (tx, rawBody, headers) => receivePaymentDelivery({ config, payments }, tx, rawBody, headers),
+    });
+  }
+  if (identity.kind === "sandbox") {
+    registerSandboxIdentityJobs(registry, {
+      appSecret: config.appSecret,
+      receive: (tx, rawBody, headers) => receiveIdentityDelivery(identity, tx, rawBody, headers),
+    });
+  }
+  registerOrderJobs(registry, { payments });
   const services: Services = {
     botCheck,
     mail,
@@ -269,11 +297,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(payoutRoutes, payoutDeps);
   await app.register(adminPayoutRoutes, payoutDeps);
   await app.register(adminAccountRoutes, { db, config, publicCache });
+  await app.register(adminOverviewRoutes, { db });
   await app.register(adminReportRoutes, { db, config, publicCache, pokeJobs: authDeps.pokeJobs });
-  await app.register(adminOrderRoutes, { db });
+  await app.register(orderRoutes, { db, config, payments, storage, pokeJobs: authDeps.pokeJobs });
+  await app.register(reportRoutes, { db, config });
   await app.register(adminExportRoutes, { db, config });
-  await app.register(checkoutRoutes, { db, config, payments, pokeJobs: authDeps.pokeJobs });
-  await app.register(identityRoutes, { db, config, identity, pokeJobs: authDeps.pokeJobs });
+  await app.register(checkoutRoutes, { db, config, payments });
+  if (payments.kind === "sandbox") {
+    await app.register(sandboxPaymentRoutes, { db, pokeJobs: authDeps.pokeJobs });
+  }
+  await app.register(identityRoutes, { db, config, identity });
+  if (identity.kind === "sandbox") {
+    await app.register(sandboxIdentityRoutes, { db, pokeJobs: authDeps.pokeJobs });
+  }
   await app.register(clickRoutes, {
     db,
     config,

@@ -89,3 +89,27 @@ describe("more amounts typed in a form", () => {
     expect(formatMoney(1999, "GBP", "en")).toBe("£19.99");
   });
 });
+
+describe("one converter of minor units to text (shared with the API)", () => {
+  it("writes negative amounts with the sign before the digits", () => {
+    expect(minorToDecimal(-5, "EUR")).toBe("-0.05");
+    expect(minorToDecimal(-1250, "EUR")).toBe("-12.50");
+    expect(minorToDecimal(-7, "JPY")).toBe("-7");
+    expect(formatMoney(-5, "EUR", "en")).toBe("-€0.05");
+  });
+
+  it("follows the currency's number of decimals (0, 2 and 3)", () => {
+    expect(currencyDigits("JPY")).toBe(0);
+    expect(currencyDigits("KWD")).toBe(3);
+    expect(minorToDecimal(0, "JPY")).toBe("0");
+    expect(minorToDecimal(1234, "KWD")).toBe("1.234");
+    expect(minorToDecimal(5, "KWD")).toBe("0.005");
+    expect(formatMoney(1234, "JPY", "en")).toBe("¥1,234");
+    expect(formatMoney(1234, "KWD", "en").replace(/\u00a0/g, " ")).toBe("KWD 1.234");
+  });
+
+  it("refuses what is not an amount in minor units", () => {
+    expect(() => minorToDecimal(0.1, "EUR")).toThrow();
+    expect(() => minorToDecimal(Number.NaN, "EUR")).toThrow();
+  });
+});

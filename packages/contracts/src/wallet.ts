@@ -1,32 +1,17 @@
 import { z } from "zod";
 import { currencySchema } from "./business-rules.ts";
 import { orderStatusSchema } from "./checkout.ts";
+import { transactionKinds, userAccounts } from "./ledger.ts";
 
 /*
  * The wallet (spec: `/transactions`, `/account/wallet`, the `/account` dashboard home). Every
  * figure is a sum of ledger entries, in minor units of its currency.
  */
 
-export const ledgerAccountNames = [
-  "pending",
-  "available",
-  "in_transit",
-  "affiliate_pending",
-  "affiliate_claimable",
-] as const;
-export const transactionKinds = [
-  "order_paid",
-  "hold_release",
-  "refund",
-  "claim",
-  "payout_requested",
-  "payout_paid",
-  "payout_failed",
-  /** An unclaimed commission of a self-referral, taken back by the platform. */
-  "commission_void",
-] as const;
+export { type TransactionKind, transactionKinds } from "./ledger.ts";
+/** The accounts a user's movements are in. */
+export const ledgerAccountNames = userAccounts;
 export const transactionKindSchema = z.enum(transactionKinds);
-export type TransactionKind = z.infer<typeof transactionKindSchema>;
 
 export const walletBalanceSchema = z.object({
   currency: currencySchema,

@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { errorChain } from "../lib/pg-errors.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -57,7 +58,8 @@ const connectionCodes = new Set([
  * or dropped the connection: a passing outage, not a bug (the server rolls an unfinished transaction back).
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+  for (const e of errorChain(err)) {
+    if (!(e instanceof Error)) return false;
     const code = (e as Error & { code?: unknown }).code;
     if (typeof code === "string" && (connectionCodes.has(code) || code.startsWith("08"))) return true;
     if (connectionLost.test(e.message)) return true;

@@ -1,20 +1,31 @@
 import { type ExceptionName, exceptionStatus, type FieldErrors } from "@salelink/contracts";
 
+export interface AppErrorOptions {
+  /** Messages per field, each translated like the message. */
+  errors?: FieldErrors;
+  headers?: Record<string, string>;
+  /** A status other than the exception's usual one, where the spec's client expects it. */
+  status?: number;
+  /** Values of `{name}` placeholders in the message and field messages (filled after translation). */
+  params?: Record<string, string | number>;
+}
+
 /** The one error type services throw; the error handler turns it into the contract's format. */
 export class AppError extends Error {
   readonly statusCode: number;
+  readonly errors?: FieldErrors;
+  readonly headers?: Record<string, string>;
+  readonly params?: Record<string, string | number>;
   constructor(
     readonly exception: ExceptionName,
     message: string,
-    readonly errors?: FieldErrors,
-    readonly headers?: Record<string, string>,
-    /** A status other than the exception's usual one, where the spec's client expects it. */
-    statusOverride?: number,
-    /** Values of `{name}` placeholders in the message and field messages (filled after translation). */
-    readonly params?: Record<string, string | number>,
+    options: AppErrorOptions = {},
   ) {
     super(message);
-    this.statusCode = statusOverride ?? exceptionStatus[exception];
+    this.errors = options.errors;
+    this.headers = options.headers;
+    this.params = options.params;
+    this.statusCode = options.status ?? exceptionStatus[exception];
   }
 }
 
@@ -25,4 +36,4 @@ export const validation = (
   errors: FieldErrors,
   message = "Some fields are invalid.",
   params?: Record<string, string | number>,
-) => new AppError("ValidationException", message, errors, undefined, undefined, params);
+) => new AppError("ValidationException", message, { errors, params });

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { isDatabaseUnavailable } from "../db/client.ts";
 import { isOurMessage, translate } from "../i18n/messages.ts";
 import { AppError } from "../lib/errors.ts";
+import { isUnstorableText } from "../lib/pg-errors.ts";
 import { requestLocale } from "./i18n.ts";
 
 /** fastify-type-provider-zod's form of a zod issue: `code` as `keyword`, the rest in `params`. */
@@ -38,20 +39,6 @@ function fieldErrors(
     out[key] = list;
   }
   return out;
-}
-
-/**
- * The database refusing the request's own text: a NUL byte (PostgreSQL text cannot hold one) or a
- * character the encoding lacks. Drizzle wraps the driver's error, hence the walk down the causes.
- */
-function isUnstorableText(err: unknown): boolean {
-  let current: unknown = err;
-  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (code === "22021" || code === "22P05") return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /** Maps every failure to the one error format of the contracts; never leaks a stack trace. */

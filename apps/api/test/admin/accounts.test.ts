@@ -12,10 +12,11 @@ import type {
 } from "@salelink/contracts";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminAuditLog, onboardingProfiles, users } from "../../src/db/schema/index.ts";
+import { adminAuditLog, onboardingProfiles } from "../../src/db/schema/index.ts";
 import { post } from "../../src/modules/wallet/ledger.ts";
 import { holdReleased, orderPaid, splitSale } from "../../src/modules/wallet/postings.ts";
 import {
+  accountWithSession,
   directSessionCookie,
   errorOf,
   insertAccount,
@@ -70,10 +71,9 @@ async function creator() {
 
 beforeAll(async () => {
   ctx = await testApp();
-  const account = await insertAccount(ctx.database, { onboarded: true });
-  await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, account.id));
+  const account = await accountWithSession(ctx.database, { onboarded: true, role: "admin" });
   adminId = account.id;
-  admin = await directSessionCookie(ctx.database, account.id);
+  admin = account.cookie;
 });
 afterAll(() => ctx.close());
 

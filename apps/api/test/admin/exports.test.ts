@@ -8,12 +8,18 @@ import {
 } from "@salelink/contracts";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminAuditLog, payouts, users } from "../../src/db/schema/index.ts";
+import { adminAuditLog, payouts } from "../../src/db/schema/index.ts";
 import { csvField } from "../../src/lib/csv.ts";
 import { decimalAmount, xmlText } from "../../src/modules/admin/exports/pain001.ts";
 import { post } from "../../src/modules/wallet/ledger.ts";
 import { holdReleased, orderPaid, splitSale } from "../../src/modules/wallet/postings.ts";
-import { directSessionCookie, errorOf, insertAccount, insertApprovedIdentity } from "../support/accounts.ts";
+import {
+  accountWithSession,
+  directSessionCookie,
+  errorOf,
+  insertAccount,
+  insertApprovedIdentity,
+} from "../support/accounts.ts";
 import { dbKind, type TestContext, testApp } from "../support/app.ts";
 
 let ctx: TestContext;
@@ -136,9 +142,7 @@ const textAt = (e: XmlElement | undefined, ...names: string[]): string | undefin
 
 beforeAll(async () => {
   ctx = await testApp({ PLATFORM_NAME: "Salelink SAS", PLATFORM_IBAN, PLATFORM_BIC: "ABNANL2A" });
-  const account = await insertAccount(ctx.database, { onboarded: true });
-  await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, account.id));
-  admin = { id: account.id, cookie: await directSessionCookie(ctx.database, account.id) };
+  admin = await accountWithSession(ctx.database, { onboarded: true, role: "admin" });
 });
 afterAll(() => ctx.close());
 
@@ -312,9 +316,7 @@ describe(`the payouts bank export (${dbKind})`, () => {
   it("answers 409 for pain.001 without the platform's IBAN; the CSV still works", async () => {
     const bare = await testApp();
     try {
-      const account = await insertAccount(bare.database, { onboarded: true });
-      await bare.database.db.update(users).set({ role: "admin" }).where(eq(users.id, account.id));
-      const cookie = await directSessionCookie(bare.database, account.id);
+      const { cookie } = await accountWithSession(bare.database, { onboarded: true, role: "admin" });
       const sepa = await bare.app.inject({
         url: "/admin/payouts/export?format=pain001",
         headers: { cookie },

@@ -13,9 +13,16 @@ import type {
 } from "@salelink/contracts";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminAuditLog, jobs, ledgerTransactions, links, users } from "../../src/db/schema/index.ts";
+import { adminAuditLog, jobs, ledgerTransactions, links } from "../../src/db/schema/index.ts";
 import { auditLedger } from "../../src/modules/wallet/ledger.ts";
-import { directSessionCookie, errorOf, insertAccount, lastMail, uniqueEmail } from "../support/accounts.ts";
+import {
+  accountWithSession,
+  directSessionCookie,
+  errorOf,
+  insertAccount,
+  lastMail,
+  uniqueEmail,
+} from "../support/accounts.ts";
 import { dbKind, type TestContext, testApp } from "../support/app.ts";
 import { checkoutHelpers } from "../support/checkout.ts";
 import { multipart } from "../support/uploads.ts";
@@ -31,9 +38,7 @@ const runJobs = () => ctx.app.services.jobs.worker.runDue();
 const reason = { reason: "Checked against the report's evidence." };
 
 async function adminAccount() {
-  const account = await insertAccount(ctx.database, { onboarded: true });
-  await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, account.id));
-  return { id: account.id, cookie: await directSessionCookie(ctx.database, account.id) };
+  return accountWithSession(ctx.database, { onboarded: true, role: "admin" });
 }
 
 /** A link with a sold file, paid by a buyer of its own: answers the link, the order and its token. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { directSessionCookie, insertAccount } from "../support/accounts.ts";
+import { accountWithSession } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
 import { checkoutHelpers } from "../support/checkout.ts";
 
@@ -19,8 +19,7 @@ const report = (token: string, userAgent: string, locale = "en") =>
 beforeAll(async () => {
   // A low daily cap, so that reaching it does not need three links per report allowance.
   ctx = await testApp({ REPORTS_PER_DAY_MAX: "4" });
-  const account = await insertAccount(ctx.database, { onboarded: true });
-  creatorCookie = await directSessionCookie(ctx.database, account.id);
+  creatorCookie = (await accountWithSession(ctx.database, { onboarded: true })).cookie;
 });
 afterAll(() => ctx.close());
 

@@ -11,8 +11,8 @@ import { campaignTokenSchema } from "@salelink/contracts";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { campaigns, commissionClaims, orders, users } from "../../src/db/schema/index.ts";
-import { releaseHoldsAsOf } from "../../src/modules/checkout/events.ts";
-import { auditLedger, balancesOf, post } from "../../src/modules/wallet/ledger.ts";
+import { releaseHoldsAsOf } from "../../src/modules/orders/service.ts";
+import { auditLedger, balancesOf, type Posting, post } from "../../src/modules/wallet/ledger.ts";
 import {
   accountsApp,
   directSessionCookie,
@@ -472,7 +472,8 @@ describe("commissions", () => {
     // Money in the claimable balance that no order explains.
     await ctx.database.db.transaction((tx) =>
       post(tx, {
-        kind: "test_adjustment",
+        // A kind the product never posts: this money has no cause.
+        kind: "test_adjustment" as Posting["kind"],
         reference: id,
         entries: [
           { account: "platform_fees", ownerId: null, currency: "EUR", amountMinor: -5 },

@@ -6,11 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import type { Database } from "../../src/db/client.ts";
 import { clickCounts } from "../../src/modules/affiliates/clicks/queries.ts";
-import type { ClickCounter, ClickOutcome, ClickStore } from "../../src/modules/affiliates/clicks/store.ts";
-import { MemoryClickStore } from "../../src/modules/affiliates/clicks/store-memory.ts";
-import { RedisClickStore } from "../../src/modules/affiliates/clicks/store-redis.ts";
-import { insertCampaign } from "../support/accounts.ts";
-import { createUser, dbKind, testConfig, testDatabase } from "../support/app.ts";
+import { MemoryClickStore } from "../../src/modules/affiliates/clicks/store/memory.ts";
+import { RedisClickStore } from "../../src/modules/affiliates/clicks/store/redis.ts";
+import type {
+  ClickCounter,
+  ClickOutcome,
+  ClickStore,
+} from "../../src/modules/affiliates/clicks/store/types.ts";
+import { insertAccount, insertCampaign } from "../support/accounts.ts";
+import { dbKind, testConfig, testDatabase } from "../support/app.ts";
 
 /** REDIS_URL, or a Redis on the default local port when one answers. */
 const redisUrl =
@@ -228,7 +232,7 @@ describe.skipIf(!redisUrl)("Redis click store", () => {
         return app;
       };
       const [a, b] = [await instance(), await instance()];
-      const owner = await createUser(database);
+      const owner = await insertAccount(database, { onboarded: true });
       const campaign = await insertCampaign(database, owner.id);
       const click = (app: FastifyInstance, ua: string, remoteAddress = "10.0.0.1") =>
         app.inject({

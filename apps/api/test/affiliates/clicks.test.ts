@@ -3,8 +3,8 @@ import { type SQL, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import { clickCounts, clickDays } from "../../src/modules/affiliates/clicks/queries.ts";
-import { directSessionCookie, errorOf, insertCampaign } from "../support/accounts.ts";
-import { createUser, dbKind, type TestContext, testApp } from "../support/app.ts";
+import { directSessionCookie, errorOf, insertAccount, insertCampaign } from "../support/accounts.ts";
+import { dbKind, type TestContext, testApp } from "../support/app.ts";
 
 const browser =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
@@ -53,7 +53,7 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2026-03-10T10:05:00Z"));
     ctx = await testApp(slow);
-    const owner = await createUser(ctx.database);
+    const owner = await insertAccount(ctx.database, { onboarded: true });
     const campaign = await insertCampaign(ctx.database, owner.id);
     const other = await insertCampaign(ctx.database, owner.id);
 
@@ -86,7 +86,7 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
 
   it("does not let one address multiply its clicks by rotating user agents; the rest shows as filtered", async () => {
     ctx = await testApp(slow);
-    const owner = await createUser(ctx.database);
+    const owner = await insertAccount(ctx.database, { onboarded: true });
     const campaign = await insertCampaign(ctx.database, owner.id);
     const allowance = ctx.config.CLICK_ADDRESS_ALLOWANCE;
     expect(allowance).toBe(3);
@@ -135,7 +135,7 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
 
   it("counts bots and link-preview fetchers apart, once per hour each", async () => {
     ctx = await testApp(slow);
-    const owner = await createUser(ctx.database);
+    const owner = await insertAccount(ctx.database, { onboarded: true });
     const campaign = await insertCampaign(ctx.database, owner.id);
     const bots = [
       "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
@@ -152,7 +152,7 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
 
   it("answers the same 204 for unknown and archived tokens, and counts nothing", async () => {
     ctx = await testApp(slow);
-    const owner = await createUser(ctx.database);
+    const owner = await insertAccount(ctx.database, { onboarded: true });
     const archived = await insertCampaign(ctx.database, owner.id, "archived");
     const unknown = await click(ctx, "camp_does_not_exist");
     const archivedRes = await click(ctx, archived.token);
@@ -167,7 +167,7 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
 
   it("refuses a body token that is not the path's, and malformed tokens", async () => {
     ctx = await testApp(slow);
-    const owner = await createUser(ctx.database);
+    const owner = await insertAccount(ctx.database, { onboarded: true });
     const campaign = await insertCampaign(ctx.database, owner.id);
     const mismatch = await click(ctx, campaign.token, {}, { token: "camp_something_else" });
     expect(mismatch.statusCode).toBe(400);
@@ -180,7 +180,7 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
 
   it("lets the web origin through, anonymously", async () => {
     ctx = await testApp(slow);
-    const owner = await createUser(ctx.database);
+    const owner = await insertAccount(ctx.database, { onboarded: true });
     const campaign = await insertCampaign(ctx.database, owner.id);
     const headers = { origin: ctx.config.WEB_ORIGIN, "user-agent": browser };
     const res = await ctx.app.inject({
@@ -203,7 +203,7 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
 
   it("stores no client address anywhere in the database", async () => {
     ctx = await testApp({ CLICK_FLUSH_MS: "60000", LOG_LEVEL: "info" });
-    const owner = await createUser(ctx.database);
+    const owner = await insertAccount(ctx.database, { onboarded: true });
     const campaign = await insertCampaign(ctx.database, owner.id);
     const ip = "203.0.113.199";
     await click(ctx, campaign.token, { ip });
@@ -225,7 +225,7 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
 
   it("writes the database once per flush, not per click, and flushes on close", async () => {
     ctx = await testApp(slow);
-    const owner = await createUser(ctx.database);
+    const owner = await insertAccount(ctx.database, { onboarded: true });
     const campaigns = [
       await insertCampaign(ctx.database, owner.id),
       await insertCampaign(ctx.database, owner.id),
@@ -254,7 +254,7 @@ describe(`PATCH /campaigns/clicks/{token} (${dbKind})`, () => {
 
   it("flushes on its own every CLICK_FLUSH_MS", async () => {
     ctx = await testApp({ CLICK_FLUSH_MS: "50" });
-    const owner = await createUser(ctx.database);
+    const owner = await insertAccount(ctx.database, { onboarded: true });
     const campaign = await insertCampaign(ctx.database, owner.id);
     await click(ctx, campaign.token);
     await vi.waitFor(
@@ -275,7 +275,7 @@ describe(`click counts reads (${dbKind})`, () => {
   afterAll(() => ctx.close());
 
   it("answers zero for campaigns never clicked and nothing for no campaign", async () => {
-    const owner = await createUser(ctx.database);
+    const owner = await insertAccount(ctx.database, { onboarded: true });
     const campaign = await insertCampaign(ctx.database, owner.id);
     expect((await clickCounts(ctx.database.db, [campaign.id])).get(campaign.id)).toEqual({
       clicks: 0,

@@ -9,8 +9,8 @@ import {
   referralFlags,
   users,
 } from "../../src/db/schema/index.ts";
-import { normaliseEmail } from "../../src/modules/affiliates/signals.ts";
-import { releaseHoldsAsOf } from "../../src/modules/checkout/events.ts";
+import { normaliseEmail } from "../../src/modules/affiliates/self-referral/signals.ts";
+import { releaseHoldsAsOf } from "../../src/modules/orders/service.ts";
 import { auditLedger, balancesOf } from "../../src/modules/wallet/ledger.ts";
 import { testIban } from "../money/model-world.ts";
 import {

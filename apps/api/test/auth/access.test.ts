@@ -1,7 +1,5 @@
-import { eq } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { users } from "../../src/db/schema/index.ts";
 import {
   accountsApp,
   countUsersWithEmail,
@@ -90,8 +88,7 @@ describe("GET /profile", () => {
   });
 
   it("shows an admin's role", async () => {
-    const admin = await insertAccount(ctx.database);
-    await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, admin.id));
+    const admin = await insertAccount(ctx.database, { role: "admin" });
     const cookie = await signInCookie(ctx, admin.email);
     expect((await getProfile(ctx, cookie)).json<ProfileBody>().role).toBe("admin");
   });

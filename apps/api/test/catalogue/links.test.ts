@@ -3,7 +3,7 @@ import type { CreatorPage, CreatorProfile, Link, LinkListResponse, PublicLink } 
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { files, links } from "../../src/db/schema/index.ts";
-import { directSessionCookie, errorOf, insertAccount } from "../support/accounts.ts";
+import { accountWithSession, errorOf } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
 
 let ctx: TestContext;
@@ -11,8 +11,7 @@ let alice: { id: string; cookie: string };
 let bob: { id: string; cookie: string };
 
 async function account() {
-  const a = await insertAccount(ctx.database, { onboarded: true });
-  return { id: a.id, cookie: await directSessionCookie(ctx.database, a.id) };
+  return accountWithSession(ctx.database, { onboarded: true });
 }
 
 function call(

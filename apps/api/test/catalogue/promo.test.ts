@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { promoCodes } from "../../src/db/schema/index.ts";
 import { discountedAmounts } from "../../src/modules/catalogue/promo/service.ts";
-import { directSessionCookie, errorOf, insertAccount } from "../support/accounts.ts";
+import { accountWithSession, errorOf } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
 
 let ctx: TestContext;
@@ -16,8 +16,7 @@ let usdLink: Link;
 let bobsLink: Link;
 
 async function account() {
-  const a = await insertAccount(ctx.database, { onboarded: true });
-  return { id: a.id, cookie: await directSessionCookie(ctx.database, a.id) };
+  return accountWithSession(ctx.database, { onboarded: true });
 }
 
 function call(method: "GET" | "POST" | "PATCH" | "DELETE", url: string, cookie?: string, payload?: object) {

@@ -17,7 +17,7 @@ import {
 import { auditLedger, balancesOf, post } from "../../src/modules/wallet/ledger.ts";
 import { commissionClaimed, payoutRequested } from "../../src/modules/wallet/postings.ts";
 import { sandboxEvent } from "../../src/providers/payments/index.ts";
-import { directSessionCookie, errorOf, insertAccount } from "../support/accounts.ts";
+import { accountWithSession, directSessionCookie, errorOf, insertAccount } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
 import { checkoutHelpers, deliverSandboxEvent } from "../support/checkout.ts";
 import { multipart } from "../support/uploads.ts";
@@ -52,8 +52,7 @@ beforeAll(async () => {
     UPLOADS_DIR: uploadsDir,
     CHECKOUT_RESERVATIONS_PER_ADDRESS_MAX: "1000",
   });
-  const account = await insertAccount(ctx.database, { onboarded: true });
-  creator = { id: account.id, cookie: await directSessionCookie(ctx.database, account.id) };
+  creator = await accountWithSession(ctx.database, { onboarded: true });
 });
 afterAll(async () => {
   await ctx.close();
@@ -325,9 +324,10 @@ describe("the order page and reports", () => {
 
 describe("refunds and restarts", () => {
   it("an admin refunds a paid order: the sale is reversed once, the order says refunded", async () => {
-    const admin = await insertAccount(ctx.database, { onboarded: true });
-    await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, admin.id));
-    const adminCookie = await directSessionCookie(ctx.database, admin.id);
+    const { cookie: adminCookie } = await accountWithSession(ctx.database, {
+      onboarded: true,
+      role: "admin",
+    });
     const before = await balance(creator.id, "pending");
     const started = (await checkout((await newLink()).token)).json<CheckoutResponse>();
     await pay(started);
@@ -388,9 +388,10 @@ describe("refunds and restarts", () => {
 
 describe("a refund after the money has left", () => {
   it("takes back what is still there; the platform bears what was withdrawn or claimed", async () => {
-    const admin = await insertAccount(ctx.database, { onboarded: true });
-    await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, admin.id));
-    const adminCookie = await directSessionCookie(ctx.database, admin.id);
+    const { cookie: adminCookie } = await accountWithSession(ctx.database, {
+      onboarded: true,
+      role: "admin",
+    });
     // A creator referred by an affiliate, who earns 20% of the fee on the creator's sales.
     const referrer = await insertAccount(ctx.database, { onboarded: true });
     const seller = await insertAccount(ctx.database, { onboarded: true });

@@ -20,7 +20,7 @@ import {
   signPayload,
 } from "../../src/providers/payments/index.ts";
 import { stripeOptions } from "../../src/providers/payments/stripe.ts";
-import { directSessionCookie, insertAccount } from "../support/accounts.ts";
+import { accountWithSession, directSessionCookie, insertAccount } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
 import { checkoutHelpers, deliverSandboxEvent } from "../support/checkout.ts";
 import { SECRET_KEY, startFakeStripe } from "../support/fake-stripe.ts";
@@ -94,8 +94,7 @@ async function sandboxStatus(paymentId: string) {
 beforeAll(async () => {
   // One test address makes every checkout here: the per-address cap is checkout/squatting.test.ts's.
   ctx = await testApp({ HOLD_DAYS: "7", CHECKOUT_RESERVATIONS_PER_ADDRESS_MAX: "1000" });
-  const account = await insertAccount(ctx.database, { onboarded: true });
-  creator = { id: account.id, cookie: await directSessionCookie(ctx.database, account.id) };
+  creator = await accountWithSession(ctx.database, { onboarded: true });
 });
 afterAll(() => ctx?.close());
 

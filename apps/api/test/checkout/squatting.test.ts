@@ -4,7 +4,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import { jobs, orders } from "../../src/db/schema/index.ts";
-import { directSessionCookie, errorOf, insertAccount } from "../support/accounts.ts";
+import { accountWithSession, directSessionCookie, errorOf, insertAccount } from "../support/accounts.ts";
 import { type TestContext, testApp, testConfig } from "../support/app.ts";
 import { checkoutHelpers } from "../support/checkout.ts";
 
@@ -46,8 +46,7 @@ const publicLink = async (token: string) =>
 beforeAll(async () => {
   // The public read cache off: each read here must see the reservations of the call before it.
   ctx = await testApp({ PUBLIC_READ_CACHE_MS: "0" });
-  const account = await insertAccount(ctx.database, { onboarded: true });
-  creator = { id: account.id, cookie: await directSessionCookie(ctx.database, account.id) };
+  creator = await accountWithSession(ctx.database, { onboarded: true });
 });
 afterAll(() => ctx?.close());
 

@@ -22,6 +22,7 @@ import {
   signPayload,
 } from "../../src/providers/payments/index.ts";
 import {
+  accountWithSession,
   directSessionCookie,
   insertAccount,
   insertApprovedIdentity,
@@ -122,9 +123,8 @@ describe.skipIf(dbKind !== "postgres")("the database connection lost mid-transac
 
     const context = { app, database: proxied, config, close: async () => undefined } as TestContext;
     const shop = checkoutHelpers(() => context);
-    const r = await insertAccount(direct, { onboarded: true });
-    referrer = { id: r.id, cookie: await directSessionCookie(direct, r.id) };
-    const campaign = await insertCampaign(direct, r.id);
+    referrer = await accountWithSession(direct, { onboarded: true });
+    const campaign = await insertCampaign(direct, referrer.id);
     const c = await insertAccount(direct, { onboarded: true });
     await direct.db.update(users).set({ referredByCampaignId: campaign.id }).where(eq(users.id, c.id));
     await insertApprovedIdentity(direct, c.id);

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -39,5 +41,78 @@ describe("the app's job worker", () => {
     expect(() =>
       loadConfig({ APP_SECRET: TEST_APP_SECRET, DATABASE_POOL_SIZE: "4", JOBS_CONCURRENCY: "4" }),
     ).not.toThrow();
+  });
+});
+
+const srcDir = path.resolve(import.meta.dirname, "../../src");
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return full.endsWith(".ts") ? [full] : [];
+  });
+}
+
+/** Every kind of job the code declares (`jobKind("…", schema)`), wherever it is. */
+function declaredKinds(): string[] {
+  const kinds = sourceFiles(srcDir).flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/\bjobKind\(\s*"([^"]+)"/g)].map((m) => m[1] ?? ""),
+  );
+  return [...new Set(kinds)].sort();
+}
+
+/** The sandboxes' deliveries: their handlers exist only where that sandbox is the provider. */
+const sandboxKinds = ["identity.sandbox-deliver", "payments.sandbox-deliver"];
+
+const sandboxRoutes = [
+  { method: "POST", url: "/sandbox/payments/:paymentId/confirm" },
+  { method: "POST", url: "/sandbox/payments/:paymentId/authenticate" },
+  { method: "GET", url: "/identity/sandbox/sessions/:id" },
+  { method: "POST", url: "/identity/sandbox/sessions/:id/decision" },
+] as const;
+
+describe("job handlers, registered in one place", () => {
+  it("has a handler for every job kind the code declares, with the sandbox providers", async () => {
+    const declared = declaredKinds();
+    expect(declared.length).toBeGreaterThanOrEqual(9);
+    expect(declared).toEqual(expect.arrayContaining(sandboxKinds));
+    const ctx = await testApp();
+    try {
+      expect(ctx.app.services.jobs.registry.kinds().sort()).toEqual(declared);
+      for (const route of sandboxRoutes) expect(ctx.app.hasRoute(route), route.url).toBe(true);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it("with Stripe and Veriff: every kind but the sandboxes' deliveries, and no sandbox routes", async () => {
+    const ctx = await testApp({
+      PAYMENT_PROVIDER: "stripe",
+      STRIPE_SECRET_KEY: "sk_test_wiring",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_wiring",
+      STRIPE_WEBHOOK_SECRET: "whsec_wiring",
+      IDENTITY_PROVIDER: "veriff",
+      VERIFF_API_KEY: "veriff-wiring-key",
+      VERIFF_SHARED_SECRET: "veriff-wiring-secret",
+    });
+    try {
+      const expected = declaredKinds().filter((kind) => !sandboxKinds.includes(kind));
+      expect(ctx.app.services.jobs.registry.kinds().sort()).toEqual(expected);
+      for (const route of sandboxRoutes) expect(ctx.app.hasRoute(route), route.url).toBe(false);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it("no HTTP plugin registers a job handler: app.ts calls each module's registration", () => {
+    const offenders = sourceFiles(srcDir).filter((file) => {
+      const code = readFileSync(file, "utf8");
+      const routes = /\bapp\.(get|post|put|patch|delete)\(/.test(code);
+      return routes && /registry\.register\(|\bregister\w*Jobs\(|services\.jobs\.registry/.test(code);
+    });
+    expect(offenders.map((file) => path.relative(srcDir, file))).toEqual([]);
+    const app = readFileSync(path.join(srcDir, "app.ts"), "utf8");
+    const registrations = [...app.matchAll(/\b(register\w*Jobs)\(registry\b/g)].map((m) => m[1]);
+    expect(registrations).toEqual(expect.arrayContaining(["registerMailJobs", "registerUploadJobs"]));
   });
 });

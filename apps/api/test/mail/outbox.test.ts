@@ -45,7 +45,7 @@ const message = (to: string, subject: string): OutgoingMail => ({
 
 function worker(provider: MailProvider = new OutboxMailProvider(database.db)) {
   const registry = new JobRegistry();
-  registerMailJobs(registry, provider);
+  registerMailJobs(registry, { mail: provider });
   return new Worker({ db: database.db, registry, logger: pino({ level: "silent" }) });
 }
 

@@ -69,7 +69,7 @@ function smtpProvider(port: number, password = PASSWORD): MailProvider {
 
 function workerFor(provider: MailProvider) {
   const registry = new JobRegistry();
-  registerMailJobs(registry, provider);
+  registerMailJobs(registry, { mail: provider });
   return new Worker({ db: database.db, registry, logger: pino({ level: "silent" }) });
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { totpCode } from "../../src/lib/totp.ts";
-import { createUser, signInCookie, TEST_PASSWORD, type TestContext, testApp } from "../support/app.ts";
+import { insertAccount, PASSWORD, signInCookie } from "../support/accounts.ts";
+import { type TestContext, testApp } from "../support/app.ts";
 
 let ctx: TestContext;
 let adminCookie: string;
@@ -11,8 +12,11 @@ beforeAll(async () => {
     // Any ordinary state-changing route, as later modules add them.
     app.post("/test/write", async () => ({ ok: true }));
   });
-  adminCookie = await signInCookie(ctx.app, (await createUser(ctx.database, { role: "admin" })).email);
-  userCookie = await signInCookie(ctx.app, (await createUser(ctx.database)).email);
+  adminCookie = await signInCookie(
+    ctx,
+    (await insertAccount(ctx.database, { onboarded: true, role: "admin" })).email,
+  );
+  userCookie = await signInCookie(ctx, (await insertAccount(ctx.database, { onboarded: true })).email);
 });
 afterAll(async () => {
   await ctx.close();
@@ -85,8 +89,8 @@ describe("maintenance", () => {
     expect(
       (await ctx.app.inject({ method: "GET", url: "/profile", headers: { cookie: userCookie } })).statusCode,
     ).toBe(200);
-    const admin = await createUser(ctx.database, { role: "admin" });
-    expect((await signInCookie(ctx.app, admin.email)).startsWith("sid=")).toBe(true);
+    const admin = await insertAccount(ctx.database, { onboarded: true, role: "admin" });
+    expect((await signInCookie(ctx, admin.email)).startsWith("sid=")).toBe(true);
 
     const off = await setMaintenance(adminCookie, { maintenance: false });
     expect(off.json()).toMatchObject({ maintenance: false, message: { en: "Upgrading" } });
@@ -95,8 +99,8 @@ describe("maintenance", () => {
 
   it("lets everyone sign in during maintenance, 2FA included; only admins may then write (issue 17)", async () => {
     // An admin who protects the account with 2FA turns it on before maintenance.
-    const admin = await createUser(ctx.database, { role: "admin" });
-    const cookie = await signInCookie(ctx.app, admin.email);
+    const admin = await insertAccount(ctx.database, { onboarded: true, role: "admin" });
+    const cookie = await signInCookie(ctx, admin.email);
     const setup = await ctx.app.inject({ method: "POST", url: "/auth/2fa/setup", headers: { cookie } });
     const { secret } = setup.json<{ secret: string }>();
     const enabled = await ctx.app.inject({
@@ -110,11 +114,11 @@ describe("maintenance", () => {
     try {
       const signIn = (payload: object) => ctx.app.inject({ method: "POST", url: "/auth/signin", payload });
       // The 2FA step is the same call with the code: neither is refused for maintenance.
-      const withoutCode = await signIn({ email: admin.email, password: TEST_PASSWORD });
+      const withoutCode = await signIn({ email: admin.email, password: PASSWORD });
       expect(withoutCode.json().error).not.toBe("MaintenanceException");
       // The next step's code: the one that turned 2FA on cannot be played again.
       const code = totpCode(secret, Date.now() + 30_000);
-      const withCode = await signIn({ email: admin.email, password: TEST_PASSWORD, code });
+      const withCode = await signIn({ email: admin.email, password: PASSWORD, code });
       expect(withCode.statusCode).toBe(200);
       const adminSession = String(withCode.headers["set-cookie"]).split(";")[0] ?? "";
       const profile = await ctx.app.inject({
@@ -129,8 +133,8 @@ describe("maintenance", () => {
       expect((await setMaintenance(adminSession, { maintenance: true })).statusCode).toBe(200);
 
       // A non-admin signs in and reads its profile (the web app then shows /maintenance) but writes nothing.
-      const user = await createUser(ctx.database);
-      const userSession = await signInCookie(ctx.app, user.email);
+      const user = await insertAccount(ctx.database, { onboarded: true });
+      const userSession = await signInCookie(ctx, user.email);
       const own = await ctx.app.inject({ method: "GET", url: "/profile", headers: { cookie: userSession } });
       expect(own.json().role).toBe("user");
       const write = await ctx.app.inject({

@@ -2,7 +2,7 @@ import type { BankAccount } from "@salelink/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bankAccounts } from "../../src/db/schema/index.ts";
-import { ibanBox } from "../../src/modules/payouts/bank-accounts.ts";
+import { ibanBox } from "../../src/modules/payouts/bank-accounts/service.ts";
 import { directSessionCookie, errorOf, insertAccount } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
 

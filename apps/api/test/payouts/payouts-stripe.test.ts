@@ -12,7 +12,6 @@ import {
   payoutEvents,
   payouts,
   stripeConnectAccounts,
-  users,
 } from "../../src/db/schema/index.ts";
 import { submitPayout } from "../../src/modules/payouts/events.ts";
 import { auditLedger, post } from "../../src/modules/wallet/ledger.ts";
@@ -24,7 +23,12 @@ import {
   type PayoutProviderStore,
   payoutsEnvSchema,
 } from "../../src/providers/payouts/index.ts";
-import { directSessionCookie, insertAccount, insertApprovedIdentity } from "../support/accounts.ts";
+import {
+  accountWithSession,
+  directSessionCookie,
+  insertAccount,
+  insertApprovedIdentity,
+} from "../support/accounts.ts";
 import { dbKind, type TestContext, testApp, testConfig } from "../support/app.ts";
 import { SECRET_KEY, startFakeStripe } from "../support/fake-stripe.ts";
 
@@ -86,11 +90,14 @@ async function available(userId: string): Promise<number> {
   const [row] = await ctx.database.db
     .select({ b: ledgerBalances.balanceMinor })
     .from(ledgerBalances)
-    .where(and(eq(ledgerBalances.holder, userId), eq(ledgerBalances.account, "available")));
+    .where(and(eq(ledgerBalances.ownerId, userId), eq(ledgerBalances.account, "available")));
   return row?.b ?? 0;
 }
 
-async function postings(kind: string, payoutId: string): Promise<number> {
+async function postings(
+  kind: (typeof ledgerTransactions.$inferSelect)["kind"],
+  payoutId: string,
+): Promise<number> {
   const rows = await ctx.database.db
     .select({ id: ledgerTransactions.id })
     .from(ledgerTransactions)
@@ -155,9 +162,7 @@ const stripeEnv = () => ({
 beforeAll(async () => {
   fake = await startFakeStripe();
   ctx = await testApp(stripeEnv());
-  const account = await insertAccount(ctx.database, { onboarded: true });
-  await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, account.id));
-  admin = await directSessionCookie(ctx.database, account.id);
+  admin = (await accountWithSession(ctx.database, { onboarded: true, role: "admin" })).cookie;
 });
 afterAll(async () => {
   await ctx.close();

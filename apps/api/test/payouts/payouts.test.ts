@@ -2,10 +2,16 @@ import { randomUUID } from "node:crypto";
 import type { AdminPayout, BankAccount, Payout, PayoutEligibility, TransferList } from "@salelink/contracts";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ledgerBalances, ledgerTransactions, payouts, users } from "../../src/db/schema/index.ts";
+import { ledgerBalances, ledgerTransactions, payouts } from "../../src/db/schema/index.ts";
 import { auditLedger, post } from "../../src/modules/wallet/ledger.ts";
 import { holdReleased, orderPaid, splitSale } from "../../src/modules/wallet/postings.ts";
-import { directSessionCookie, errorOf, insertAccount, insertApprovedIdentity } from "../support/accounts.ts";
+import {
+  accountWithSession,
+  directSessionCookie,
+  errorOf,
+  insertAccount,
+  insertApprovedIdentity,
+} from "../support/accounts.ts";
 import { dbKind, type TestContext, testApp } from "../support/app.ts";
 
 let ctx: TestContext;
@@ -65,7 +71,7 @@ async function balance(userId: string, account: "available" | "in_transit"): Pro
     .from(ledgerBalances)
     .where(
       and(
-        eq(ledgerBalances.holder, userId),
+        eq(ledgerBalances.ownerId, userId),
         eq(ledgerBalances.account, account),
         eq(ledgerBalances.currency, "EUR"),
       ),
@@ -73,7 +79,10 @@ async function balance(userId: string, account: "available" | "in_transit"): Pro
   return row?.b ?? 0;
 }
 
-async function postings(kind: string, payoutId: string): Promise<number> {
+async function postings(
+  kind: (typeof ledgerTransactions.$inferSelect)["kind"],
+  payoutId: string,
+): Promise<number> {
   const rows = await ctx.database.db
     .select({ id: ledgerTransactions.id })
     .from(ledgerTransactions)
@@ -85,9 +94,7 @@ const withdraw = (cookie: string, body: object) => call("POST", "/profile/payout
 
 beforeAll(async () => {
   ctx = await testApp();
-  const account = await insertAccount(ctx.database, { onboarded: true });
-  await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, account.id));
-  admin = await directSessionCookie(ctx.database, account.id);
+  admin = (await accountWithSession(ctx.database, { onboarded: true, role: "admin" })).cookie;
 });
 afterAll(() => ctx.close());
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser, signInCookie, type TestContext, testApp } from "../support/app.ts";
+import { insertAccount, PASSWORD, signInCookie } from "../support/accounts.ts";
+import { type TestContext, testApp } from "../support/app.ts";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -94,8 +95,8 @@ describe("health, docs and the error format", () => {
 
 describe("sessions", () => {
   it("signs in with an httpOnly cookie, reads the profile, and logs out", async () => {
-    const user = await createUser(ctx.database, { role: "admin" });
-    const cookie = await signInCookie(ctx.app, user.email);
+    const user = await insertAccount(ctx.database, { onboarded: true, role: "admin" });
+    const cookie = await signInCookie(ctx, user.email);
     const profile = await ctx.app.inject({ method: "GET", url: "/profile", headers: { cookie } });
     expect(profile.statusCode).toBe(200);
     expect(profile.json()).toMatchObject({
@@ -114,11 +115,11 @@ describe("sessions", () => {
   });
 
   it("sets the cookie httpOnly and SameSite=Lax, and stores only the token's hash", async () => {
-    const user = await createUser(ctx.database);
+    const user = await insertAccount(ctx.database, { onboarded: true });
     const res = await ctx.app.inject({
       method: "POST",
       url: "/auth/signin",
-      payload: { email: user.email, password: "correct-horse-battery" },
+      payload: { email: user.email, password: PASSWORD },
     });
     const cookie = res.cookies.find((c) => c.name === "sid");
     expect(cookie?.httpOnly).toBe(true);
@@ -129,7 +130,7 @@ describe("sessions", () => {
   });
 
   it("answers wrong credentials with 400 and the same message for unknown e-mails", async () => {
-    const user = await createUser(ctx.database);
+    const user = await insertAccount(ctx.database, { onboarded: true });
     const wrong = await ctx.app.inject({
       method: "POST",
       url: "/auth/signin",
@@ -147,11 +148,11 @@ describe("sessions", () => {
   });
 
   it("refuses unverified accounts with 401 UnverifiedAccountException", async () => {
-    const user = await createUser(ctx.database, { verified: false });
+    const user = await insertAccount(ctx.database, { onboarded: true, verified: false });
     const res = await ctx.app.inject({
       method: "POST",
       url: "/auth/signin",
-      payload: { email: user.email, password: "correct-horse-battery" },
+      payload: { email: user.email, password: PASSWORD },
     });
     expect(res.statusCode).toBe(401);
     expect(res.json().error).toBe("UnverifiedAccountException");

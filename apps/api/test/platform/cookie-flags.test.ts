@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser, signInCookie, TEST_PASSWORD, type TestContext, testApp } from "../support/app.ts";
+import { insertAccount, PASSWORD, signInCookie } from "../support/accounts.ts";
+import { type TestContext, testApp } from "../support/app.ts";
 
 /** The attributes of every Set-Cookie header of an answer, by cookie name (attribute names lower-cased). */
 function setCookies(res: LightMyRequestResponse): Map<string, Map<string, string>> {
@@ -44,11 +45,11 @@ describe.each([
   afterAll(() => ctx.close());
 
   it("sign-in sets sid HttpOnly, SameSite=Lax, Path=/ for the configured session length", async () => {
-    const user = await createUser(ctx.database);
+    const user = await insertAccount(ctx.database, { onboarded: true });
     const res = await ctx.app.inject({
       method: "POST",
       url: "/auth/signin",
-      payload: { email: user.email, password: TEST_PASSWORD },
+      payload: { email: user.email, password: PASSWORD },
     });
     expect(res.statusCode).toBe(200);
     const cookies = setCookies(res);
@@ -59,21 +60,21 @@ describe.each([
   });
 
   it("sign-out and a password change clear it with the same flags", async () => {
-    const user = await createUser(ctx.database);
-    const cookie = await signInCookie(ctx.app, user.email);
+    const user = await insertAccount(ctx.database, { onboarded: true });
+    const cookie = await signInCookie(ctx, user.email);
     const logout = await ctx.app.inject({ method: "POST", url: "/auth/logout", headers: { cookie } });
     expect(logout.statusCode).toBe(200);
     const cleared = setCookies(logout).get("sid");
     expectSessionFlags(cleared, secure);
     expect(cleared?.get("max-age")).toBe("0");
 
-    const again = await signInCookie(ctx.app, user.email);
+    const again = await signInCookie(ctx, user.email);
     const change = await ctx.app.inject({
       method: "PATCH",
       url: "/auth/password",
       headers: { cookie: again },
       payload: {
-        oldPassword: TEST_PASSWORD,
+        oldPassword: PASSWORD,
         newPassword: "a-brand-new-long-password",
         turnstileToken: "sandbox-pass",
       },
@@ -85,8 +86,8 @@ describe.each([
   });
 
   it("no other answer sets a cookie (public pages' data, the profile, a refused sign-in)", async () => {
-    const user = await createUser(ctx.database);
-    const cookie = await signInCookie(ctx.app, user.email);
+    const user = await insertAccount(ctx.database, { onboarded: true });
+    const cookie = await signInCookie(ctx, user.email);
     const requests = [
       { method: "GET" as const, url: "/health" },
       { method: "GET" as const, url: "/profile", headers: { cookie } },

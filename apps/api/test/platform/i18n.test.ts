@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../src/i18n/messages.ts";
-import { createUser, type TestContext, testApp } from "../support/app.ts";
+import { messages, moduleCatalogues } from "../../src/i18n/messages.ts";
+import { insertAccount, PASSWORD } from "../support/accounts.ts";
+import { type TestContext, testApp } from "../support/app.ts";
 
 const srcDir = path.resolve(import.meta.dirname, "../../src");
 function sourceFiles(dir: string): string[] {
@@ -45,6 +46,25 @@ describe("API messages in three languages", () => {
     for (const [english, { fr, es }] of Object.entries(messages)) {
       expect(placeholders(fr), english).toEqual(placeholders(english));
       expect(placeholders(es), english).toEqual(placeholders(english));
+    }
+  });
+
+  it("keeps each text in one module's file, and the files do not import the assembler (decision 027)", () => {
+    const owners = new Map<string, string[]>();
+    for (const [module, catalogue] of Object.entries(moduleCatalogues))
+      for (const english of Object.keys(catalogue))
+        owners.set(english, [...(owners.get(english) ?? []), module]);
+    const twice = [...owners].filter(([, modules]) => modules.length > 1);
+    expect(twice).toEqual([]);
+    expect(Object.keys(messages)).toHaveLength(owners.size);
+    const catalogueDir = path.join(srcDir, "i18n", "catalogue");
+    const files = readdirSync(catalogueDir);
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      expect(Object.keys(moduleCatalogues), file).toContain(file.replace(/\.ts$/, ""));
+      expect(readFileSync(path.join(catalogueDir, file), "utf8"), file).not.toMatch(
+        /from "\.\.\/messages\.ts"/,
+      );
     }
   });
 });
@@ -104,12 +124,12 @@ describe("answers in the caller's language", () => {
     expect(res.json().message).toBe("Certains champs ne sont pas valides.");
     expect(res.json().errors.email[0]).toMatch(/e-mail invalide/i);
 
-    const user = await createUser(ctx.database);
+    const user = await insertAccount(ctx.database, { onboarded: true });
     const cookie = await (async () => {
       const r = await ctx.app.inject({
         method: "POST",
         url: "/auth/signin",
-        payload: { email: user.email, password: "correct-horse-battery" },
+        payload: { email: user.email, password: PASSWORD },
       });
       return `sid=${r.cookies[0]?.value}`;
     })();

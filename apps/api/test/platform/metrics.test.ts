@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revalidateJob } from "../../src/modules/catalogue/revalidate.ts";
 import { Metrics, startMetricsServer } from "../../src/modules/metrics/index.ts";
-import { directSessionCookie, insertAccount, insertCampaign } from "../support/accounts.ts";
+import { accountWithSession, insertAccount, insertCampaign } from "../support/accounts.ts";
 import { dbKind, type TestContext, testApp } from "../support/app.ts";
 import { checkoutHelpers } from "../support/checkout.ts";
 
@@ -107,8 +107,7 @@ describe(`Prometheus metrics (${dbKind})`, () => {
   });
 
   it("moves the ledger totals and the webhook lag after a paid sale", async () => {
-    const creator = await insertAccount(ctx.database, { onboarded: true });
-    const cookie = await directSessionCookie(ctx.database, creator.id);
+    const cookie = (await accountWithSession(ctx.database, { onboarded: true })).cookie;
     let text = await scrape();
     const pendingBefore =
       sample(text, "salelink_ledger_total_minor", { account: "pending", currency: "EUR" }) ?? 0;

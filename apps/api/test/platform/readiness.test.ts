@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { buildApp } from "../../src/app.ts";
 import type { Database } from "../../src/db/client.ts";
-import { createUser, dbKind, testConfig, testDatabase } from "../support/app.ts";
+import { insertAccount } from "../support/accounts.ts";
+import { dbKind, testConfig, testDatabase } from "../support/app.ts";
 
 /* One database for the file (a fresh one costs seconds); each test builds its own app on it. */
 let database: Database;
@@ -44,7 +45,7 @@ describe(`GET /health/ready (${dbKind})`, () => {
         checks: { database: "ok", migrations: "ok", redis: "skipped", accepting: "ok" },
       },
     });
-    const admin = await createUser(database, { role: "admin" });
+    const admin = await insertAccount(database, { onboarded: true, role: "admin" });
     await app.services.maintenance.set({ maintenance: true }, admin.id);
     expect((await app.services.maintenance.status()).maintenance).toBe(true);
     expect((await ready(app)).status).toBe(200);

@@ -2,7 +2,8 @@ import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import { redactUrl } from "../../src/lib/redact.ts";
-import { createUser, TEST_PASSWORD, testConfig, testDatabase } from "../support/app.ts";
+import { insertAccount, PASSWORD } from "../support/accounts.ts";
+import { testConfig, testDatabase } from "../support/app.ts";
 
 describe("secrets never reach the logs", () => {
   it("hides tokens in paths and secret query parameters", () => {
@@ -23,11 +24,11 @@ describe("secrets never reach the logs", () => {
     const config = testConfig({ LOG_LEVEL: "trace" });
     const app = await buildApp({ config, db: database.db, logStream: stream });
     try {
-      const user = await createUser(database);
+      const user = await insertAccount(database, { onboarded: true });
       const res = await app.inject({
         method: "POST",
         url: "/auth/signin",
-        payload: { email: user.email, password: TEST_PASSWORD },
+        payload: { email: user.email, password: PASSWORD },
       });
       expect(res.statusCode).toBe(200);
       const token = res.cookies[0]?.value ?? "";
@@ -35,7 +36,7 @@ describe("secrets never reach the logs", () => {
       await app.inject({ method: "GET", url: "/profile", headers: { cookie: `sid=${token}` } });
       const log = lines.join("\n");
       expect(log.length).toBeGreaterThan(0);
-      expect(log).not.toContain(TEST_PASSWORD);
+      expect(log).not.toContain(PASSWORD);
       expect(log).not.toContain(token);
     } finally {
       await app.close();

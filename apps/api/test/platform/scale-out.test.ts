@@ -2,7 +2,8 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import type { Database } from "../../src/db/client.ts";
-import { createUser, TEST_PASSWORD, testConfig, testDatabase } from "../support/app.ts";
+import { insertAccount, PASSWORD } from "../support/accounts.ts";
+import { testConfig, testDatabase } from "../support/app.ts";
 
 describe.skipIf(!process.env.REDIS_URL)("several API instances with REDIS_URL", () => {
   let database: Database;
@@ -28,7 +29,7 @@ describe.skipIf(!process.env.REDIS_URL)("several API instances with REDIS_URL", 
     const a = await instance();
     const b = await instance();
     try {
-      const user = await createUser(database);
+      const user = await insertAccount(database, { onboarded: true });
       const attempt = (app: typeof a) =>
         app.inject({
           method: "POST",
@@ -46,7 +47,7 @@ describe.skipIf(!process.env.REDIS_URL)("several API instances with REDIS_URL", 
       const ok = await b.inject({
         method: "POST",
         url: "/auth/signin",
-        payload: { email: user.email, password: TEST_PASSWORD },
+        payload: { email: user.email, password: PASSWORD },
       });
       expect(ok.statusCode).toBe(429);
     } finally {

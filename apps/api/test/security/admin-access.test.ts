@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { users } from "../../src/db/schema/index.ts";
-import { directSessionCookie, insertAccount } from "../support/accounts.ts";
+import { accountWithSession, directSessionCookie, insertAccount } from "../support/accounts.ts";
 import { dbKind, type TestContext, testApp } from "../support/app.ts";
 import { appRoutes, routeKey as key, type Route, routesOf } from "./route-catalogue.ts";
 
@@ -51,9 +49,7 @@ beforeAll(async () => {
   ctx = await testApp();
   const user = await insertAccount(ctx.database, { onboarded: true });
   userCookie = await directSessionCookie(ctx.database, user.id);
-  const admin = await insertAccount(ctx.database, { onboarded: true });
-  await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, admin.id));
-  adminCookie = await directSessionCookie(ctx.database, admin.id);
+  adminCookie = (await accountWithSession(ctx.database, { onboarded: true, role: "admin" })).cookie;
   adminRoutes = appRoutes(ctx.app).filter((r) => r.url.startsWith("/admin"));
 });
 afterAll(() => ctx.close());

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { files } from "../../src/db/schema/index.ts";
 import { sandboxEvent, sandboxWebhookSecret } from "../../src/providers/payments/index.ts";
 import { LocalDiskStorage } from "../../src/providers/storage/index.ts";
-import { directSessionCookie, insertAccount } from "../support/accounts.ts";
+import { accountWithSession } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
 import { checkoutHelpers, deliverSandboxEvent } from "../support/checkout.ts";
 import { multipart } from "../support/uploads.ts";
@@ -29,8 +29,7 @@ const photo = readFileSync(path.resolve(import.meta.dirname, "../fixtures/files/
 beforeAll(async () => {
   uploadsDir = mkdtempSync(path.join(os.tmpdir(), "salelink-secret-attacks-"));
   ctx = await testApp({ UPLOADS_DIR: uploadsDir });
-  const account = await insertAccount(ctx.database, { onboarded: true });
-  creatorCookie = await directSessionCookie(ctx.database, account.id);
+  creatorCookie = (await accountWithSession(ctx.database, { onboarded: true })).cookie;
 });
 afterAll(async () => {
   await ctx.close();

@@ -192,7 +192,13 @@ export async function signUpVerified(
 /** Inserts an account straight into the database (faster than the API when the flow is not tested). */
 export async function insertAccount(
   database: Database,
-  params: { email?: string; verified?: boolean; onboarded?: boolean; locale?: Locale } = {},
+  params: {
+    email?: string;
+    verified?: boolean;
+    onboarded?: boolean;
+    locale?: Locale;
+    role?: "user" | "admin";
+  } = {},
 ): Promise<Account> {
   const email = params.email ?? uniqueEmail();
   const [row] = await database.db
@@ -200,6 +206,7 @@ export async function insertAccount(
     .values({
       email,
       passwordHash: await hashPassword(PASSWORD),
+      role: params.role ?? "user",
       locale: params.locale ?? "en",
       emailVerifiedAt: params.verified === false ? null : new Date(),
       onboardingCompletedAt: params.onboarded ? new Date() : null,
@@ -207,6 +214,15 @@ export async function insertAccount(
     .returning({ id: users.id });
   if (!row) throw new Error("user not created");
   return { id: row.id, email, password: PASSWORD };
+}
+
+/** An account inserted behind the API's back with a session of its own: the set-up most tests start from. */
+export async function accountWithSession(
+  database: Database,
+  params: Parameters<typeof insertAccount>[1] = {},
+): Promise<Account & { cookie: string }> {
+  const account = await insertAccount(database, params);
+  return { ...account, cookie: await directSessionCookie(database, account.id) };
 }
 
 /** An identity check the sandbox approved (as Ada Lovelace), recorded behind the API's back. */

@@ -4,8 +4,6 @@ import pg from "pg";
 import { type AppDeps, buildApp } from "../../src/app.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { type Database, openDatabase } from "../../src/db/client.ts";
-import { users } from "../../src/db/schema/index.ts";
-import { hashPassword } from "../../src/lib/passwords.ts";
 
 /** "postgres" when the suite runs against PostgreSQL (DATABASE_URL set), else "pglite". */
 export const dbKind = process.env.DATABASE_URL ? "postgres" : "pglite";
@@ -89,38 +87,4 @@ export async function testApp(
       await database.close();
     },
   };
-}
-
-export const TEST_PASSWORD = "correct-horse-battery";
-
-/** Inserts a verified, onboarded account straight into the database. */
-export async function createUser(
-  database: Database,
-  params: { email?: string; role?: "user" | "admin"; verified?: boolean } = {},
-) {
-  const [row] = await database.db
-    .insert(users)
-    .values({
-      email: params.email ?? `user-${randomBytes(4).toString("hex")}@example.test`,
-      passwordHash: await hashPassword(TEST_PASSWORD),
-      role: params.role ?? "user",
-      emailVerifiedAt: params.verified === false ? null : new Date(),
-      onboardingCompletedAt: new Date(),
-    })
-    .returning();
-  if (!row) throw new Error("user not created");
-  return row;
-}
-
-/** Signs in through the API and answers the session cookie header to send back. */
-export async function signInCookie(
-  app: FastifyInstance,
-  email: string,
-  password = TEST_PASSWORD,
-): Promise<string> {
-  const res = await app.inject({ method: "POST", url: "/auth/signin", payload: { email, password } });
-  if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
-  const cookie = res.cookies.find((c) => c.name === "sid");
-  if (!cookie) throw new Error("no session cookie");
-  return `sid=${cookie.value}`;
 }

@@ -5,7 +5,7 @@ import type { UploadedFile, UploadUsage } from "@salelink/contracts";
 import { and, eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { files, jobs } from "../../src/db/schema/index.ts";
-import { directSessionCookie, errorOf, insertAccount } from "../support/accounts.ts";
+import { accountWithSession, errorOf } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
 import { multipart } from "../support/uploads.ts";
 
@@ -30,8 +30,7 @@ async function app(overrides: Record<string, string>) {
 }
 
 async function account() {
-  const created = await insertAccount(ctx.database, { onboarded: true });
-  return { id: created.id, cookie: await directSessionCookie(ctx.database, created.id) };
+  return accountWithSession(ctx.database, { onboarded: true });
 }
 
 function upload(cookie: string, data: Buffer, headers: Record<string, string> = {}) {

@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { files } from "../../src/db/schema/index.ts";
 import { sanitizeFileName } from "../../src/modules/uploads/service.ts";
-import { directSessionCookie, errorOf, insertAccount } from "../support/accounts.ts";
+import { accountWithSession, errorOf } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
 import { multipart, type Part } from "../support/uploads.ts";
 
@@ -48,8 +48,7 @@ async function rowOf(id: string) {
 beforeAll(async () => {
   uploadsDir = mkdtempSync(path.join(os.tmpdir(), "salelink-uploads-test-"));
   ctx = await testApp({ UPLOADS_DIR: uploadsDir });
-  const account = await insertAccount(ctx.database, { onboarded: true });
-  cookie = await directSessionCookie(ctx.database, account.id);
+  cookie = (await accountWithSession(ctx.database, { onboarded: true })).cookie;
 });
 
 afterAll(async () => {

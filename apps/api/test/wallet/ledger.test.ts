@@ -6,14 +6,17 @@ import type { Database } from "../../src/db/client.ts";
 import { AppError } from "../../src/lib/errors.ts";
 import {
   auditLedger,
+  balanceLookup,
   balancesOf,
   LedgerImbalanceError,
+  PLATFORM,
   type Posting,
   post,
   rowsOf,
 } from "../../src/modules/wallet/ledger.ts";
 import {
   commissionClaimed,
+  coverShortfall,
   holdReleased,
   orderPaid,
   orderRefunded,
@@ -78,7 +81,7 @@ describe("shares and splits", () => {
 
 describe("posting", () => {
   it("refuses entries that do not balance, zero amounts, fractions and a user's money on the platform", async () => {
-    const base = { kind: "test", reference: randomUUID() };
+    const base = { kind: "test" as Posting["kind"], reference: randomUUID() };
     const bad: Posting["entries"][] = [
       [
         { account: "available", ownerId: users[0] ?? "", currency: "EUR", amountMinor: 10 },
@@ -138,6 +141,28 @@ describe("posting", () => {
       ),
     );
     expect(rows[0]?.n).toBe(0);
+  });
+
+  it("refunds a released sale from what is left; the platform's fees bear what was withdrawn", async () => {
+    const user = users[3] ?? "";
+    const facts = sale({ creatorId: user });
+    await postIn(orderPaid(facts));
+    await postIn(holdReleased(facts));
+    await postIn(
+      payoutRequested({ payoutId: randomUUID(), userId: user, currency: "EUR", amountMinor: 600 }),
+    );
+    const fees = await balance(PLATFORM, "platform_fees", "EUR");
+    const lookup = await balanceLookup(database.db, [user, randomUUID()]);
+    expect(lookup(user, "available", "EUR")).toBe(300);
+    expect(lookup(user, "available", "USD")).toBe(0);
+    const reversal = orderRefunded(facts, true);
+    await postIn({
+      ...reversal,
+      entries: coverShortfall(reversal.entries, lookup, { commissionClaimed: false }),
+    });
+    expect(await balance(user, "available", "EUR")).toBe(0);
+    expect(await balance(user, "in_transit", "EUR")).toBe(600);
+    expect(await balance(PLATFORM, "platform_fees", "EUR")).toBe(fees - 100 - 600);
   });
 
   it("is append-only: entries and transactions cannot be changed or deleted", async () => {

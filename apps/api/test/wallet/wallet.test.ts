@@ -2,7 +2,7 @@ import type { SalesSummary, TransactionList, Wallet } from "@salelink/contracts"
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, orders } from "../../src/db/schema/index.ts";
-import { directSessionCookie, insertAccount } from "../support/accounts.ts";
+import { accountWithSession, directSessionCookie, insertAccount } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
 import { checkoutHelpers } from "../support/checkout.ts";
 
@@ -13,8 +13,7 @@ const { call, sale } = checkoutHelpers(() => ctx);
 
 beforeAll(async () => {
   ctx = await testApp({ HOLD_DAYS: "7" });
-  const account = await insertAccount(ctx.database, { onboarded: true });
-  creator = { id: account.id, cookie: await directSessionCookie(ctx.database, account.id) };
+  creator = await accountWithSession(ctx.database, { onboarded: true });
   other = await directSessionCookie(
     ctx.database,
     (await insertAccount(ctx.database, { onboarded: true })).id,

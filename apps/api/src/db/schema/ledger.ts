@@ -1,4 +1,5 @@
 import { currencies } from "@salelink/contracts";
+import { ledgerAccounts, ledgerTransactionKinds, negativeAllowedAccounts } from "@salelink/contracts/ledger";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -17,46 +18,25 @@ import { users } from "./users.ts";
 
 /**
  * The money ledger (DESIGN section 4). Every movement is one transaction whose entries sum to zero per
- * currency; entries are never updated or deleted (a correction is a reversal). Amounts are signed
- * integer minor units: positive is money the platform owes the holder of that account.
+ * currency; entries are never updated or deleted (a correction is a reversal). Its accounts and
+ * transaction kinds are named once, in the chart of accounts (`@salelink/contracts/ledger`).
  */
-export const ledgerAccounts = [
-  /** A creator's sale proceeds during the hold. */
-  "pending",
-  /** Withdrawable. */
-  "available",
-  /** Requested for a payout, not yet paid. */
-  "in_transit",
-  /** A referrer's commission during the hold, then claimable. */
-  "affiliate_pending",
-  "affiliate_claimable",
-  /** The platform's share of sales. */
-  "platform_fees",
-  /** Money held at the payment provider (an asset: negative while the platform holds buyers' money). */
-  "provider",
-  /**
-   * Payments that went through for an order that could no longer be fulfilled (sold out, code used
-   * up): owed back to their buyers until the provider confirms the refund. Never anyone's sale.
-   */
-  "buyer_refunds",
-] as const;
-export type LedgerAccount = (typeof ledgerAccounts)[number];
+export {
+  type LedgerAccount,
+  type LedgerTransactionKind,
+  ledgerAccounts,
+  nonNegativeAccounts,
+} from "@salelink/contracts/ledger";
 
-/** Accounts whose balance may never go below zero: what a user can spend, and what is owed to them. */
-export const nonNegativeAccounts: readonly LedgerAccount[] = [
-  "pending",
-  "available",
-  "in_transit",
-  "affiliate_pending",
-  "affiliate_claimable",
-];
+/** `'platform_fees', 'provider'`: the accounts whose balance may go negative, as SQL literals. */
+const negativeAllowed = sql.raw(negativeAllowedAccounts.map((a) => `'${a}'`).join(", "));
 
 export const ledgerTransactions = pgTable(
   "ledger_transactions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    /** What happened: order_paid, hold_release, refund, claim, payout_requested, payout_paid, payout_failed. */
-    kind: text("kind").notNull(),
+    /** What happened (the chart's transaction kinds). */
+    kind: text("kind", { enum: ledgerTransactionKinds }).notNull(),
     /** The id of what caused it (an order, a payout…): with the kind, posts each event once. */
     reference: text("reference").notNull(),
     memo: jsonb("memo").$type<Record<string, string | number | null>>().notNull().default(sql`'{}'::jsonb`),
@@ -93,21 +73,24 @@ export const ledgerEntries = pgTable(
  * serialises concurrent movements of one account, and the check makes an overdraft fail the whole
  * posting. Tests prove each row equals the sum of its entries. The platform's accounts have no row
  * (one row touched by every sale would serialise all payments): their sums come from the entries.
+ * So every row is a user's, keyed like the entries by `owner_id` (decision 024).
  */
 export const ledgerBalances = pgTable(
   "ledger_balances",
   {
-    holder: text("holder").notNull(),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id),
     account: text("account", { enum: ledgerAccounts }).notNull(),
     currency: text("currency", { enum: currencies }).notNull(),
     balanceMinor: bigint("balance_minor", { mode: "number" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.holder, t.account, t.currency] }),
+    primaryKey({ columns: [t.ownerId, t.account, t.currency] }),
     check(
       "ledger_balances_never_negative",
-      sql`${t.balanceMinor} >= 0 or ${t.account} in ('platform_fees', 'provider')`,
+      sql`${t.balanceMinor} >= 0 or ${t.account} in (${negativeAllowed})`,
     ),
   ],
 );

@@ -1,6 +1,6 @@
-import type { Catalogue } from "../messages.ts";
+import type { Catalogue } from "../types.ts";
 
-/** The admin console's accounts messages in French and Spanish, keyed by the English text in the code. */
+/** The admin console's messages (accounts, reports, exports) in French and Spanish. */
 export const adminMessages: Catalogue = {
   "This account was not found.": {
     fr: "Ce compte est introuvable.",
@@ -33,5 +33,19 @@ export const adminMessages: Catalogue = {
   "This account is suspended: its payouts cannot go ahead until it is reinstated.": {
     fr: "Ce compte est suspendu : ses virements ne peuvent pas avancer avant sa réactivation.",
     es: "Esta cuenta está suspendida: sus transferencias no pueden avanzar hasta que se reactive.",
+  },
+  // admin/reports and admin/exports
+  "Report not found.": { fr: "Signalement introuvable.", es: "No se ha encontrado la denuncia." },
+  "This report was already handled.": {
+    fr: "Ce signalement a déjà été traité.",
+    es: "Esta denuncia ya se ha gestionado.",
+  },
+  "This link was deleted by its creator: dismiss the report.": {
+    fr: "Ce lien a été supprimé par son créateur : classez le signalement.",
+    es: "Su creador ha eliminado este enlace: descarta la denuncia.",
+  },
+  "Set PLATFORM_IBAN (and PLATFORM_BIC) in the API's configuration to export a SEPA transfer file.": {
+    fr: "Renseignez PLATFORM_IBAN (et PLATFORM_BIC) dans la configuration de l'API pour exporter un fichier de virements SEPA.",
+    es: "Configura PLATFORM_IBAN (y PLATFORM_BIC) en la configuración de la API para exportar un fichero de transferencias SEPA.",
   },
 };

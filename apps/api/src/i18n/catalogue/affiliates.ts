@@ -1,6 +1,6 @@
-import type { Catalogue } from "../messages.ts";
+import type { Catalogue } from "../types.ts";
 
-/** The affiliates module's messages in French and Spanish, keyed by the English text in the code. */
+/** The affiliates module's messages (campaigns, commissions, the click counter) in French and Spanish. */
 export const affiliateMessages: Catalogue = {
   "This campaign was not found.": {
     fr: "Cette campagne est introuvable.",
@@ -17,4 +17,9 @@ export const affiliateMessages: Catalogue = {
   "Nothing to change.": { fr: "Rien à modifier.", es: "No hay nada que cambiar." },
   // The name of the campaign every account gets at sign-up.
   "My link": { fr: "Mon lien", es: "Mi enlace" },
+  // affiliates/clicks
+  "The token must be the one in the address.": {
+    fr: "Le jeton doit être celui de l'adresse.",
+    es: "El token debe ser el de la dirección.",
+  },
 };

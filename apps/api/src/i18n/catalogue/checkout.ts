@@ -1,6 +1,6 @@
-import type { Catalogue } from "../messages.ts";
+import type { Catalogue } from "../types.ts";
 
-/** Checkout's limits (issue 16: oversell, stock squatting, promo code guessing) in French and Spanish. */
+/** The checkout module's messages (paying, the sandbox payment provider, issue 16's limits) in French and Spanish. */
 export const checkoutMessages: Catalogue = {
   "All remaining units are reserved by buyers paying now. Try again in {minutes} min.": {
     fr: "Toutes les unités restantes sont réservées par des acheteurs en train de payer. Réessayez dans {minutes} min.",
@@ -17,5 +17,38 @@ export const checkoutMessages: Catalogue = {
   "You have started too many checkouts. Please try again in {minutes} min.": {
     fr: "Vous avez commencé trop de paiements. Veuillez réessayer dans {minutes} min.",
     es: "Has iniciado demasiados pagos. Inténtalo de nuevo en {minutes} min.",
+  },
+  // Paying, and the sandbox payment provider's card form
+  "Your card was declined.": {
+    fr: "Votre carte a été refusée.",
+    es: "Tu tarjeta ha sido rechazada.",
+  },
+  "This is the sandbox: pay with one of the test cards shown.": {
+    fr: "Ceci est le bac à sable : payez avec l'une des cartes de test indiquées.",
+    es: "Esto es el entorno de pruebas: paga con una de las tarjetas de prueba indicadas.",
+  },
+  "The confirmation was refused.": {
+    fr: "La confirmation a été refusée.",
+    es: "La confirmación ha sido rechazada.",
+  },
+  "This payment cannot be paid again.": {
+    fr: "Ce paiement ne peut pas être payé à nouveau.",
+    es: "Este pago no se puede volver a pagar.",
+  },
+  "This payment is not waiting for a confirmation.": {
+    fr: "Ce paiement n'attend pas de confirmation.",
+    es: "Este pago no está esperando una confirmación.",
+  },
+  "This link is not on sale.": {
+    fr: "Ce lien n'est pas en vente.",
+    es: "Este enlace no está a la venta.",
+  },
+  "This link is sold out.": {
+    fr: "Ce lien est épuisé.",
+    es: "Este enlace está agotado.",
+  },
+  "The payment could not be started. Please try again.": {
+    fr: "Le paiement n'a pas pu démarrer. Veuillez réessayer.",
+    es: "No se ha podido iniciar el pago. Inténtalo de nuevo.",
   },
 };

@@ -1,6 +1,6 @@
-import type { Catalogue } from "../messages.ts";
+import type { Catalogue } from "../types.ts";
 
-/** The payouts module's messages in French and Spanish, keyed by the English text in the code. */
+/** The payouts module's messages (withdrawals, bank accounts, the operator's payout steps) in French and Spanish. */
 export const payoutMessages: Catalogue = {
   "This bank account was not found.": {
     fr: "Ce compte bancaire est introuvable.",
@@ -57,5 +57,30 @@ export const payoutMessages: Catalogue = {
   "Your wallet still holds money: withdraw it, or wait for your payout, before deleting your account.": {
     fr: "Votre portefeuille contient encore de l'argent : retirez-le, ou attendez votre virement, avant de supprimer votre compte.",
     es: "Tu monedero aún tiene dinero: retíralo, o espera a tu pago, antes de eliminar tu cuenta.",
+  },
+  // Bank accounts (payouts/bank-accounts and the contracts' IBAN and BIC rules)
+  "Bank account deleted.": {
+    fr: "Compte bancaire supprimé.",
+    es: "Cuenta bancaria eliminada.",
+  },
+  "Enter an IBAN: two letters, two digits, then the account.": {
+    fr: "Saisissez un IBAN : deux lettres, deux chiffres, puis le compte.",
+    es: "Introduce un IBAN: dos letras, dos cifras y luego la cuenta.",
+  },
+  "Payouts go to banks in the 30 European countries we serve.": {
+    fr: "Les virements vont vers des banques des 30 pays européens que nous servons.",
+    es: "Los pagos van a bancos de los 30 países europeos en los que operamos.",
+  },
+  "This IBAN does not have the length of its country's.": {
+    fr: "Cet IBAN n'a pas la longueur de celui de son pays.",
+    es: "Este IBAN no tiene la longitud de los de su país.",
+  },
+  "This IBAN's check digits do not match: check for a typo.": {
+    fr: "La clé de contrôle de cet IBAN ne correspond pas : vérifiez qu'il n'y a pas de faute de frappe.",
+    es: "Los dígitos de control de este IBAN no coinciden: comprueba que no haya un error.",
+  },
+  "A BIC has 8 or 11 letters and digits.": {
+    fr: "Un BIC compte 8 ou 11 lettres et chiffres.",
+    es: "Un BIC tiene 8 u 11 letras y cifras.",
   },
 };

@@ -13,7 +13,7 @@ import { SESSION_COOKIE, sessionCookieOptions } from "../../plugins/auth.ts";
 import { rateLimit } from "../auth/rate-limits.ts";
 import { requireRecentAuth } from "../auth/reauth.ts";
 import { type AuthDeps, deleteAccount, requestDeletion, setLocale } from "../auth/service.ts";
-import { completeOnboarding, readOnboarding } from "./onboarding.ts";
+import { completeOnboarding, readOnboarding } from "./service.ts";
 
 const tags = ["profile"];
 

@@ -1,11 +1,11 @@
 import type { Locale } from "@salelink/contracts";
 import type { Config } from "../../config.ts";
 import type { DbOrTx } from "../../db/client.ts";
-import { campaigns } from "../../db/schema/index.ts";
 import { translate } from "../../i18n/messages.ts";
-import { reviewIbanMatches, reviewReferral } from "./self-referral.ts";
+import { insertCampaign } from "./queries.ts";
+import { reviewIbanMatches, reviewReferral } from "./self-referral/service.ts";
+import { deviceValue, ibanValue, recordSignal } from "./self-referral/signals.ts";
 import { newCampaignToken } from "./service.ts";
-import { deviceValue, ibanValue, recordSignal } from "./signals.ts";
 
 /*
  * What the affiliate programme does when other modules change an account, inside their transaction:
@@ -19,9 +19,11 @@ export async function affiliateSignup(
   config: Config,
   account: { id: string; locale: Locale; ip: string; userAgent: string },
 ): Promise<void> {
-  await tx
-    .insert(campaigns)
-    .values({ ownerId: account.id, name: translate(account.locale, "My link"), token: newCampaignToken() });
+  await insertCampaign(tx, {
+    ownerId: account.id,
+    name: translate(account.locale, "My link"),
+    token: newCampaignToken(),
+  });
   await recordSignal(tx, config, account.id, "signup_device", deviceValue(account.ip, account.userAgent));
   await reviewReferral(tx, account.id);
 }

@@ -1,13 +1,13 @@
-import { createHmac } from "node:crypto";
-import type { Currency, Earning } from "@salelink/contracts";
+import type { Currency } from "@salelink/contracts";
 import { and, desc, eq, gt, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { campaigns, orders, users } from "../../db/schema/index.ts";
+import { campaigns, commissionClaims, orders, users } from "../../db/schema/index.ts";
 
 /*
- * Reads of the affiliate programme, computed from the orders (each paid order of a referred account
- * carries its referrer and commission): the owner's id is in every where, through the campaign's
- * owner_id and the order's referrer_id. Amounts are per currency, in minor units.
+ * The affiliate programme's SQL (campaigns, figures, earnings, claims; clicks and self-referral
+ * checks have their own). The reads are computed from the orders (each paid order of a referred
+ * account carries its referrer and commission): the owner's id is in every where, through the
+ * campaign's owner_id and the order's referrer_id. Amounts are per currency, in minor units.
  */
 
 export type CampaignRow = typeof campaigns.$inferSelect;
@@ -29,22 +29,27 @@ export async function campaignOf(db: DbOrTx, ownerId: string, id: string): Promi
   return row;
 }
 
-/** "a•••@example.com": enough for the owner to recognise a friend, not to contact a stranger. */
-export function maskEmail(email: string): string {
-  const [name = "", domain = ""] = email.split("@");
-  return `${name.slice(0, 1)}•••@${domain}`;
+/** A new campaign of the owner, with its own token (sign-up's first one, or POST /campaigns). */
+export async function insertCampaign(
+  db: DbOrTx,
+  params: { ownerId: string; name: string; token: string },
+): Promise<CampaignRow> {
+  const [row] = await db.insert(campaigns).values(params).returning();
+  if (!row) throw new Error("campaign not inserted");
+  return row;
 }
 
-/** A referred account's stable pseudonym: the same on every load, and not its account id. */
-export function referralPseudonym(appSecret: string, userId: string): string {
-  return createHmac("sha256", appSecret).update(`referral:${userId}`).digest("base64url").slice(0, 22);
-}
-
-/** The end of a referred account's commission period (as checkout's referrerOf computes it). */
-export function earnsUntil(joinedAt: Date, durationMonths: number): Date {
-  const until = new Date(joinedAt);
-  until.setUTCMonth(until.getUTCMonth() + durationMonths);
-  return until;
+/** Renames or (un)archives one of the owner's campaigns; null when it is not the owner's. */
+export async function updateCampaign(
+  db: DbOrTx,
+  params: { ownerId: string; id: string; set: Partial<Pick<CampaignRow, "name" | "status">> },
+): Promise<CampaignRow | null> {
+  const [row] = await db
+    .update(campaigns)
+    .set(params.set)
+    .where(and(eq(campaigns.id, params.id), eq(campaigns.ownerId, params.ownerId)))
+    .returning();
+  return row ?? null;
 }
 
 const sum = (condition: ReturnType<typeof sql>) =>
@@ -149,6 +154,30 @@ export async function lockClaimableOrders(tx: DbOrTx, ownerId: string) {
     .for("update");
 }
 
+/**
+ * Queues two claims of one account on its row: the second sees the orders the first has marked.
+ * "No key update", not "update": a refund holding one of the orders locked writes ledger entries
+ * referencing this user (a key-share lock on the row), and must not wait for us while we wait for it.
+ */
+export async function lockClaimant(tx: DbOrTx, params: { userId: string }): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, params.userId)).for("no key update");
+}
+
+export async function insertClaim(tx: DbOrTx, params: { userId: string }): Promise<string> {
+  const [claim] = await tx.insert(commissionClaims).values(params).returning({ id: commissionClaims.id });
+  if (!claim) throw new Error("claim not inserted");
+  return claim.id;
+}
+
+/** Marks the orders' commissions as taken by the claim. */
+export async function markClaimed(tx: DbOrTx, params: { claimId: string; orderIds: string[] }) {
+  if (params.orderIds.length === 0) return;
+  await tx
+    .update(orders)
+    .set({ commissionClaimId: params.claimId, updatedAt: new Date() })
+    .where(inArray(orders.id, params.orderIds));
+}
+
 /** Sign-ups per UTC day from `fromDay` over the given campaigns (only days with some). */
 export async function signupDays(
   db: DbOrTx,
@@ -215,11 +244,11 @@ export async function referralsOf(db: DbOrTx, ownerId: string, limit: number) {
 }
 
 /** One row per commission, newest sale first; `cursor` is the last order id of the previous page. */
-export async function earningsOf(
+export function earningRows(
   db: DbOrTx,
   ownerId: string,
   query: { cursor?: string | undefined; limit: number },
-): Promise<{ items: Earning[]; nextCursor: string | null }> {
+) {
   // Payment times have the provider's one-second precision: ties go by creation, then id. Compared
   // in SQL, at the database's microsecond precision; a cursor that is not the owner's matches nothing.
   const after = query.cursor
@@ -227,7 +256,7 @@ export async function earningsOf(
         select c.paid_at, c.created_at, c.id from orders c
         where c.id = ${query.cursor} and c.referrer_id = ${ownerId})`
     : undefined;
-  const rows = await db
+  return db
     .select({
       orderId: orders.id,
       campaignId: campaigns.id,
@@ -246,26 +275,5 @@ export async function earningsOf(
     .innerJoin(campaigns, eq(campaigns.id, users.referredByCampaignId))
     .where(and(earnedBy(ownerId), gt(orders.commissionMinor, 0), isNotNull(orders.paidAt), after))
     .orderBy(desc(orders.paidAt), desc(orders.createdAt), desc(orders.id))
-    .limit(query.limit + 1);
-  const items = rows.slice(0, query.limit).map((r): Earning => {
-    const paidAt = r.paidAt ?? new Date(0);
-    return {
-      orderId: r.orderId,
-      campaignId: r.campaignId,
-      account: maskEmail(r.email),
-      saleAmount: r.saleAmount,
-      commission: r.commission ?? 0,
-      currency: r.currency,
-      status: r.claimId
-        ? "claimed"
-        : r.status === "refunded"
-          ? "reversed"
-          : r.releasedAt
-            ? "claimable"
-            : "pending",
-      paidAt: paidAt.toISOString(),
-      availableAt: (r.availableAt ?? paidAt).toISOString(),
-    };
-  });
-  return { items, nextCursor: rows.length > query.limit ? (items.at(-1)?.orderId ?? null) : null };
+    .limit(query.limit);
 }

@@ -15,13 +15,13 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
-import { earningsOf } from "./queries.ts";
-import { referralFlagList } from "./self-referral.ts";
+import { listReferralFlags } from "./self-referral/service.ts";
 import {
   campaignStats,
   claimCommissions,
   createCampaign,
   listCampaigns,
+  listEarnings,
   referralList,
   updateCampaign,
 } from "./service.ts";
@@ -110,7 +110,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignDeps> = async (app, {
         response: { 200: earningListSchema },
       },
     },
-    async (request) => earningsOf(db, (await request.requireUser()).id, request.query),
+    async (request) => listEarnings(db, (await request.requireUser()).id, request.query),
   );
 
   app.post(
@@ -136,18 +136,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<CampaignDeps> = async (app, {
         response: { 200: adminReferralFlagListSchema },
       },
     },
-    async () => {
-      const rows = await referralFlagList(db, REFERRAL_FLAGS_SHOWN);
-      return {
-        items: rows.map((r) => ({
-          referred: { id: r.referredId, email: r.referredEmail },
-          referrer: { id: r.referrerId, email: r.referrerEmail },
-          signal: r.signal,
-          flaggedAt: r.createdAt.toISOString(),
-          voidedCommissions: r.voided,
-        })),
-      };
-    },
+    async () => listReferralFlags(db, REFERRAL_FLAGS_SHOWN),
   );
 
   app.patch(

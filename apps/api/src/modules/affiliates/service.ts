@@ -7,33 +7,21 @@ import type {
   Currency,
   campaignStatsQuerySchema,
   createCampaignBodySchema,
+  Earning,
   ReferralList,
   updateCampaignBodySchema,
 } from "@salelink/contracts";
-import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { z } from "zod";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { campaigns, commissionClaims, orders, users } from "../../db/schema/index.ts";
 import { AppError } from "../../lib/errors.ts";
 import { balancesOf, post } from "../wallet/ledger.ts";
 import { commissionClaimed } from "../wallet/postings.ts";
 import { clickCounts, clickDays } from "./clicks/queries.ts";
-import {
-  type CampaignRow,
-  campaignFigures,
-  campaignOf,
-  campaignsOf,
-  claimableOf,
-  earnsUntil,
-  lockClaimableOrders,
-  type Money,
-  maskEmail,
-  referralPseudonym,
-  referralsOf,
-  signupDays,
-} from "./queries.ts";
+import { maskEmail, referralPseudonym } from "./pseudonyms.ts";
+import type { CampaignRow, Money } from "./queries.ts";
+import * as q from "./queries.ts";
 
 /*
  * Campaigns (each with its own `?ref=` token and share link) and claims. Commissions themselves are
@@ -60,7 +48,7 @@ export function shareUrl(config: Config, token: string): string {
 
 async function withFigures(db: DbOrTx, config: Config, ownerId: string, rows: CampaignRow[]) {
   const ids = rows.map((r) => r.id);
-  const [clicks, figures] = await Promise.all([clickCounts(db, ids), campaignFigures(db, ownerId, ids)]);
+  const [clicks, figures] = await Promise.all([clickCounts(db, ids), q.campaignFigures(db, ownerId, ids)]);
   return rows.map(
     (r): Campaign => ({
       id: r.id,
@@ -88,11 +76,7 @@ export async function createCampaign(
   ownerId: string,
   body: z.output<typeof createCampaignBodySchema>,
 ): Promise<Campaign> {
-  const [row] = await db
-    .insert(campaigns)
-    .values({ ownerId, name: body.name, token: newCampaignToken() })
-    .returning();
-  if (!row) throw new Error("campaign not inserted");
+  const row = await q.insertCampaign(db, { ownerId, name: body.name, token: newCampaignToken() });
   const [campaign] = await withFigures(db, config, ownerId, [row]);
   if (!campaign) throw new Error("campaign lost");
   return campaign;
@@ -105,14 +89,14 @@ export async function updateCampaign(
   id: string,
   body: z.output<typeof updateCampaignBodySchema>,
 ): Promise<Campaign> {
-  const [row] = await db
-    .update(campaigns)
-    .set({
+  const row = await q.updateCampaign(db, {
+    ownerId,
+    id,
+    set: {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.status !== undefined ? { status: body.status } : {}),
-    })
-    .where(and(eq(campaigns.id, id), eq(campaigns.ownerId, ownerId)))
-    .returning();
+    },
+  });
   if (!row) throw campaignNotFound();
   const [campaign] = await withFigures(db, config, ownerId, [row]);
   if (!campaign) throw new Error("campaign lost");
@@ -125,10 +109,10 @@ export async function updateCampaign(
  * list and creates one with POST /campaigns.
  */
 export async function listCampaigns(db: Db, config: Config, ownerId: string): Promise<CampaignList> {
-  const rows = await campaignsOf(db, ownerId);
+  const rows = await q.campaignsOf(db, ownerId);
   const [items, claimable] = await Promise.all([
     withFigures(db, config, ownerId, rows),
-    claimableOf(db, ownerId),
+    q.claimableOf(db, ownerId),
   ]);
   const { rules } = config;
   return {
@@ -144,6 +128,13 @@ export async function listCampaigns(db: Db, config: Config, ownerId: string): Pr
   };
 }
 
+/** The end of a referred account's commission period (as checkout's referrerOf computes it). */
+export function earnsUntil(joinedAt: Date, durationMonths: number): Date {
+  const until = new Date(joinedAt);
+  until.setUTCMonth(until.getUTCMonth() + durationMonths);
+  return until;
+}
+
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /** GET /campaigns/stats: one row per UTC day, the oldest first, ending today; days without any at zero. */
@@ -155,17 +146,20 @@ export async function campaignStats(
 ): Promise<CampaignStats> {
   let ids: string[];
   if (query.campaignId) {
-    if (!(await campaignOf(db, ownerId, query.campaignId))) throw campaignNotFound();
+    if (!(await q.campaignOf(db, ownerId, query.campaignId))) throw campaignNotFound();
     ids = [query.campaignId];
   } else {
-    ids = (await campaignsOf(db, ownerId)).map((c) => c.id);
+    ids = (await q.campaignsOf(db, ownerId)).map((c) => c.id);
   }
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const dates = Array.from({ length: query.days }, (_, i) =>
     isoDay(new Date(today - (query.days - 1 - i) * 86_400_000)),
   );
   const from = dates[0] ?? isoDay(now);
-  const [clicks, signups] = await Promise.all([clickDays(db, ids, from), signupDays(db, ownerId, ids, from)]);
+  const [clicks, signups] = await Promise.all([
+    clickDays(db, ids, from),
+    q.signupDays(db, ownerId, ids, from),
+  ]);
   const clicksOn = new Map(clicks.map((c) => [c.date, c]));
   const signupsOn = new Map(signups.map((s) => [s.date, s.signups]));
   return {
@@ -181,7 +175,7 @@ export async function campaignStats(
 
 /** GET /campaigns/referrals: no e-mail, no account id; a pseudonym stable across loads. */
 export async function referralList(db: Db, config: Config, ownerId: string): Promise<ReferralList> {
-  const rows = await referralsOf(db, ownerId, REFERRALS_SHOWN);
+  const rows = await q.referralsOf(db, ownerId, REFERRALS_SHOWN);
   return {
     items: rows.map((r) => ({
       id: referralPseudonym(config.appSecret, r.id),
@@ -195,6 +189,40 @@ export async function referralList(db: Db, config: Config, ownerId: string): Pro
   };
 }
 
+type EarningRow = Awaited<ReturnType<typeof q.earningRows>>[number];
+
+/** What became of a commission: claimed stays claimed; a refund reverses it; else the hold decides. */
+export function earningStatus(r: Pick<EarningRow, "claimId" | "status" | "releasedAt">): Earning["status"] {
+  if (r.claimId) return "claimed";
+  if (r.status === "refunded") return "reversed";
+  return r.releasedAt ? "claimable" : "pending";
+}
+
+/** GET /campaigns/earnings: one row per commission, newest sale first, paged by the last order id. */
+export async function listEarnings(
+  db: Db,
+  ownerId: string,
+  query: { cursor?: string | undefined; limit: number },
+): Promise<{ items: Earning[]; nextCursor: string | null }> {
+  // One extra row tells whether another page follows without a count query.
+  const rows = await q.earningRows(db, ownerId, { ...query, limit: query.limit + 1 });
+  const items = rows.slice(0, query.limit).map((r): Earning => {
+    const paidAt = r.paidAt ?? new Date(0);
+    return {
+      orderId: r.orderId,
+      campaignId: r.campaignId,
+      account: maskEmail(r.email),
+      saleAmount: r.saleAmount,
+      commission: r.commission ?? 0,
+      currency: r.currency,
+      status: earningStatus(r),
+      paidAt: paidAt.toISOString(),
+      availableAt: (r.availableAt ?? paidAt).toISOString(),
+    };
+  });
+  return { items, nextCursor: rows.length > query.limit ? (items.at(-1)?.orderId ?? null) : null };
+}
+
 /** The orders and the ledger disagree on what is claimable: never post, retry, then refuse. */
 class ClaimMismatch extends Error {
   constructor(readonly details: { currency: Currency; orders: number; ledger: number }[]) {
@@ -203,11 +231,8 @@ class ClaimMismatch extends Error {
 }
 
 async function claimOnce(tx: DbOrTx, userId: string): Promise<ClaimResponse> {
-  // Two claims of one account queue on its row: the second sees the orders the first has marked.
-  // "No key update", not "update": a refund holding one of the orders locked writes ledger entries
-  // referencing this user (a key-share lock on the row), and must not wait for us while we wait for it.
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("no key update");
-  const claimable = await lockClaimableOrders(tx, userId);
+  await q.lockClaimant(tx, { userId });
+  const claimable = await q.lockClaimableOrders(tx, userId);
   const sums = new Map<Currency, number>();
   for (const o of claimable) sums.set(o.currency, (sums.get(o.currency) ?? 0) + (o.commission ?? 0));
   const ledger = (await balancesOf(tx, userId)).filter((b) => b.account === "affiliate_claimable");
@@ -227,24 +252,15 @@ async function claimOnce(tx: DbOrTx, userId: string): Promise<ClaimResponse> {
   const largest = claims[0];
   if (!largest) throw nothingToClaim();
 
-  const [claim] = await tx.insert(commissionClaims).values({ userId }).returning({ id: commissionClaims.id });
-  if (!claim) throw new Error("claim not inserted");
-  await tx
-    .update(orders)
-    .set({ commissionClaimId: claim.id, updatedAt: new Date() })
-    .where(
-      inArray(
-        orders.id,
-        claimable.map((o) => o.id),
-      ),
-    );
+  const claimId = await q.insertClaim(tx, { userId });
+  await q.markClaimed(tx, { claimId, orderIds: claimable.map((o) => o.id) });
   for (const { currency, amount } of claims) {
     // One ledger transaction per currency: (kind, reference) is unique, so the reference names both.
     const posted = await post(
       tx,
-      commissionClaimed({ claimId: `${claim.id}:${currency}`, userId, currency, amountMinor: amount }),
+      commissionClaimed({ claimId: `${claimId}:${currency}`, userId, currency, amountMinor: amount }),
     );
-    if (!posted.created) throw new Error(`claim ${claim.id}:${currency} was already posted`);
+    if (!posted.created) throw new Error(`claim ${claimId}:${currency} was already posted`);
   }
   return { amount: largest.amount, currency: largest.currency, claims };
 }

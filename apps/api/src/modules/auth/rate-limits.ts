@@ -24,10 +24,7 @@ export function rateLimit(config: Config, kind: Kind, status?: number) {
       new AppError(
         "RateLimitException",
         "You have sent too many requests. Please slow down and try again in {after}.",
-        undefined,
-        undefined,
-        status,
-        { after: context.after },
+        { status, params: { after: context.after } },
       ),
   };
 }

@@ -1,9 +1,8 @@
-import { eq } from "drizzle-orm";
 import type { Config } from "../../config.ts";
 import type { DbOrTx } from "../../db/client.ts";
-import { users } from "../../db/schema/index.ts";
 import { validation } from "../../lib/errors.ts";
 import { verifyPassword } from "../../lib/passwords.ts";
+import { findPasswordHash } from "./queries.ts";
 import type { SessionUser } from "./sessions.ts";
 
 /**
@@ -22,12 +21,8 @@ export async function requireRecentAuth(
     if (Date.now() - user.signedInAt.getTime() < windowMs) return;
     throw validation({ password: ["Enter your current password."] });
   }
-  const [row] = await db
-    .select({ passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.id, user.id))
-    .limit(1);
-  if (!row || !(await verifyPassword(row.passwordHash, password))) {
+  const passwordHash = await findPasswordHash(db, user.id);
+  if (!passwordHash || !(await verifyPassword(passwordHash, password))) {
     throw validation({ password: ["The password is not correct."] });
   }
 }

@@ -5,19 +5,8 @@ import {
   type PasswordStoreBody,
   type SigninBody,
 } from "@salelink/contracts";
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import {
-  bankAccounts,
-  identitySessions,
-  jobs,
-  mailOutbox,
-  onboardingProfiles,
-  recoveryCodes,
-  users,
-  userTokens,
-} from "../../db/schema/index.ts";
 import { AppError, validation } from "../../lib/errors.ts";
 import { hashPassword, timingDummyHash, verifyPassword } from "../../lib/passwords.ts";
 import { hashRecoveryCode, isRecoveryCodeShape } from "../../lib/recovery-codes.ts";
@@ -27,7 +16,19 @@ import { verifyTotp } from "../../lib/totp.ts";
 import type { BotCheck } from "../../providers/bot-check/index.ts";
 import { queueMail } from "../mail/jobs.ts";
 import { balancesOf } from "../wallet/ledger.ts";
-import { findUserByEmail } from "./queries.ts";
+import {
+  advanceTotpStep,
+  anonymiseUser,
+  deleteMailTo,
+  deletePersonalRows,
+  findUserByEmail,
+  findUserById,
+  findUserEmail,
+  type UserRow,
+  updateLocale,
+  updatePasswordHash,
+  useRecoveryCode,
+} from "./queries.ts";
 import { createSession, deleteUserSessions } from "./sessions.ts";
 import { consumeUserToken, issueUserToken, tokenTtlMs } from "./tokens.ts";
 
@@ -38,8 +39,6 @@ export interface AuthDeps {
   /** Wakes the job worker once a transaction that queued mail has committed. */
   pokeJobs(): void;
 }
-
-type UserRow = typeof users.$inferSelect;
 
 export const invalidCredentials = () =>
   new AppError("InvalidCredentialsException", "Invalid user credentials. Please try again.");
@@ -64,12 +63,7 @@ export function webLink(config: Config, path: string, params: Record<string, str
  * requests carrying the same code at once, exactly one wins.
  */
 export async function recordTotpStep(tx: DbOrTx, userId: string, step: number): Promise<boolean> {
-  const [row] = await tx
-    .update(users)
-    .set({ twoFactorLastStep: step })
-    .where(and(eq(users.id, userId), or(isNull(users.twoFactorLastStep), lt(users.twoFactorLastStep, step))))
-    .returning({ id: users.id });
-  return Boolean(row);
+  return advanceTotpStep(tx, userId, step);
 }
 
 /** Checks a TOTP code (never the same time step twice) or uses up a recovery code. */
@@ -83,18 +77,7 @@ async function acceptSecondFactor(tx: DbOrTx, config: Config, user: UserRow, cod
     return recordTotpStep(tx, user.id, step);
   }
   if (!isRecoveryCodeShape(code)) return false;
-  const [used] = await tx
-    .update(recoveryCodes)
-    .set({ usedAt: new Date() })
-    .where(
-      and(
-        eq(recoveryCodes.userId, user.id),
-        eq(recoveryCodes.codeHash, hashRecoveryCode(code)),
-        isNull(recoveryCodes.usedAt),
-      ),
-    )
-    .returning({ id: recoveryCodes.id });
-  return Boolean(used);
+  return useRecoveryCode(tx, user.id, hashRecoveryCode(code));
 }
 
 /** Checks the credentials (and the second factor when on) and opens a new session. */
@@ -141,10 +124,7 @@ export async function sendPasswordReset(deps: AuthDeps, email: string): Promise<
 }
 
 async function setPassword(tx: DbOrTx, user: Pick<UserRow, "id" | "email" | "locale">, password: string) {
-  await tx
-    .update(users)
-    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
-    .where(eq(users.id, user.id));
+  await updatePasswordHash(tx, user.id, await hashPassword(password));
   // DESIGN section 3: a password change ends every session.
   await deleteUserSessions(tx, user.id);
   await queueMail(tx, { to: user.email, template: "password-changed", locale: user.locale, params: {} });
@@ -155,7 +135,7 @@ export async function storePassword(deps: AuthDeps, body: PasswordStoreBody, ip:
   const done = await deps.db.transaction(async (tx) => {
     const userId = await consumeUserToken(tx, body.token, "reset-password");
     if (!userId) return false;
-    const [user] = await tx.select().from(users).where(eq(users.id, userId)).limit(1);
+    const user = await findUserById(tx, userId);
     if (!user) return false;
     await setPassword(tx, user, body.password);
     return true;
@@ -166,7 +146,7 @@ export async function storePassword(deps: AuthDeps, body: PasswordStoreBody, ip:
 
 export async function changePassword(deps: AuthDeps, userId: string, body: PasswordChangeBody, ip: string) {
   await requireHuman(deps, body.turnstileToken, ip);
-  const [user] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const user = await findUserById(deps.db, userId);
   if (!user || !(await verifyPassword(user.passwordHash, body.oldPassword))) {
     throw validation({ oldPassword: ["The current password is not correct."] });
   }
@@ -188,7 +168,7 @@ async function refuseWhileMoneyHeld(db: DbOrTx, userId: string): Promise<void> {
 }
 
 export async function requestDeletion(deps: AuthDeps, userId: string): Promise<void> {
-  const [user] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const user = await findUserById(deps.db, userId);
   if (!user) return;
   await refuseWhileMoneyHeld(deps.db, user.id);
   await deps.db.transaction(async (tx) => {
@@ -218,34 +198,14 @@ export async function deleteAccount(deps: AuthDeps, token: string): Promise<void
     if (!userId) return false;
     // Checked again here: money may have arrived since the link was sent (the link stays usable).
     await refuseWhileMoneyHeld(tx, userId);
-    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
-    if (user) {
-      // E-mails sent or waiting for this address carry it in their job and outbox rows.
-      await tx
-        .delete(jobs)
-        .where(and(eq(jobs.kind, "mail.send"), sql`lower(${jobs.payload}->>'to') = ${user.email}`));
-      await tx.delete(mailOutbox).where(sql`lower(${mailOutbox.to}) = ${user.email}`);
-    }
-    await tx.delete(onboardingProfiles).where(eq(onboardingProfiles.userId, userId));
-    // The names sent to the identity provider (their events go with them, by cascade).
-    await tx.delete(identitySessions).where(eq(identitySessions.userId, userId));
-    // Sealed IBANs; past payouts keep their own snapshot (holder, last four) as financial records.
-    await tx.delete(bankAccounts).where(eq(bankAccounts.ownerId, userId));
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-    await tx.delete(userTokens).where(eq(userTokens.userId, userId));
+    const email = await findUserEmail(tx, userId);
+    if (email !== null) await deleteMailTo(tx, email);
+    await deletePersonalRows(tx, userId);
     await deleteUserSessions(tx, userId);
-    await tx
-      .update(users)
-      .set({
-        email: `deleted-${userId}@deleted.invalid`,
-        passwordHash: `!deleted:${randomToken()}`,
-        twoFactorSecret: null,
-        twoFactorEnabledAt: null,
-        twoFactorLastStep: null,
-        deletedAt: new Date(),
-        updatedAt: new Date(),
-      })
-      .where(eq(users.id, userId));
+    await anonymiseUser(tx, userId, {
+      email: `deleted-${userId}@deleted.invalid`,
+      passwordHash: `!deleted:${randomToken()}`,
+    });
     return true;
   });
   if (!deleted) throw invalidDeletionLink();
@@ -255,5 +215,5 @@ const invalidDeletionLink = () =>
   new AppError("BadRequestException", "This deletion link is invalid or has expired.");
 
 export async function setLocale(db: Db, userId: string, locale: Locale): Promise<void> {
-  await db.update(users).set({ locale, updatedAt: new Date() }).where(eq(users.id, userId));
+  await updateLocale(db, userId, locale);
 }

@@ -1,8 +1,14 @@
 import type { Locale } from "@salelink/contracts";
-import { and, count, eq, gt, isNotNull, isNull } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { type UserTokenPurpose, userTokens } from "../../db/schema/index.ts";
+import type { UserTokenPurpose } from "../../db/schema/index.ts";
 import { hashToken, randomToken } from "../../lib/tokens.ts";
+import {
+  countSignupTokens,
+  findLiveToken,
+  insertUserToken,
+  retireUnusedTokens,
+  spendLiveToken,
+} from "./queries.ts";
 
 /** How long each e-mailed token stays valid. */
 export const tokenTtlMs: Record<UserTokenPurpose, number> = {
@@ -32,7 +38,7 @@ export async function issueUserToken(
   const now = new Date();
   if (purpose !== "verify-email") await retireUserTokens(tx, userId, purpose);
   const token = randomToken();
-  await tx.insert(userTokens).values({
+  await insertUserToken(tx, {
     userId,
     purpose,
     tokenHash: hashToken(token),
@@ -43,19 +49,8 @@ export async function issueUserToken(
 }
 
 export async function retireUserTokens(tx: DbOrTx, userId: string, purpose: UserTokenPurpose): Promise<void> {
-  await tx
-    .update(userTokens)
-    .set({ usedAt: new Date() })
-    .where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, purpose), isNull(userTokens.usedAt)));
+  await retireUnusedTokens(tx, userId, purpose);
 }
-
-const liveToken = (token: string, purpose: UserTokenPurpose, now: Date) =>
-  and(
-    eq(userTokens.tokenHash, hashToken(token)),
-    eq(userTokens.purpose, purpose),
-    isNull(userTokens.usedAt),
-    gt(userTokens.expiresAt, now),
-  );
 
 export type VerificationUse =
   | { kind: "used"; userId: string; binding: SignupBinding }
@@ -75,36 +70,13 @@ export async function consumeVerificationToken(
   passwordGiven: boolean,
 ): Promise<VerificationUse> {
   const now = new Date();
-  const [live] = await tx
-    .select({ id: userTokens.id, userId: userTokens.userId, passwordHash: userTokens.passwordHash })
-    .from(userTokens)
-    .where(liveToken(token, "verify-email", now))
-    .limit(1);
+  const live = await findLiveToken(tx, hashToken(token), "verify-email", now);
   if (!live) return { kind: "invalid" };
   if (!passwordGiven) {
     if (!live.passwordHash) return { kind: "needs-password" };
-    const [signups] = await tx
-      .select({ n: count() })
-      .from(userTokens)
-      .where(
-        and(
-          eq(userTokens.userId, live.userId),
-          eq(userTokens.purpose, "verify-email"),
-          isNotNull(userTokens.passwordHash),
-        ),
-      );
-    if ((signups?.n ?? 0) > 1) return { kind: "needs-password" };
+    if ((await countSignupTokens(tx, live.userId)) > 1) return { kind: "needs-password" };
   }
-  const [row] = await tx
-    .update(userTokens)
-    .set({ usedAt: now })
-    .where(and(eq(userTokens.id, live.id), liveToken(token, "verify-email", now)))
-    .returning({
-      userId: userTokens.userId,
-      passwordHash: userTokens.passwordHash,
-      locale: userTokens.locale,
-      campaignId: userTokens.campaignId,
-    });
+  const row = await spendLiveToken(tx, hashToken(token), "verify-email", now, live.id);
   if (!row) return { kind: "invalid" };
   const { userId, ...binding } = row;
   return { kind: "used", userId, binding };
@@ -119,11 +91,6 @@ export async function consumeUserToken(
   token: string,
   purpose: UserTokenPurpose,
 ): Promise<string | null> {
-  const now = new Date();
-  const [row] = await tx
-    .update(userTokens)
-    .set({ usedAt: now })
-    .where(liveToken(token, purpose, now))
-    .returning({ userId: userTokens.userId });
+  const row = await spendLiveToken(tx, hashToken(token), purpose, new Date());
   return row?.userId ?? null;
 }

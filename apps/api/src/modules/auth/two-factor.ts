@@ -1,15 +1,22 @@
-import { and, eq, isNull } from "drizzle-orm";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
-import { recoveryCodes, users } from "../../db/schema/index.ts";
 import { AppError, validation } from "../../lib/errors.ts";
 import { verifyPassword } from "../../lib/passwords.ts";
 import { generateRecoveryCodes, hashRecoveryCode } from "../../lib/recovery-codes.ts";
 import { generateTotpSecret, otpauthQrSvg, otpauthUri, verifyTotp } from "../../lib/totp.ts";
+import {
+  clearTwoFactor,
+  deleteRecoveryCodes,
+  findUserById,
+  hasUnusedRecoveryCode,
+  insertRecoveryCodes,
+  markTwoFactorEnabled,
+  setPendingTotpSecret,
+} from "./queries.ts";
 import { recordTotpStep, totpBox } from "./service.ts";
 
 async function loadUser(db: Db, userId: string) {
-  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const user = await findUserById(db, userId);
   if (!user) throw new AppError("UnauthorizedException", "You need to sign in.");
   return user;
 }
@@ -20,10 +27,7 @@ export async function setupTwoFactor(db: Db, config: Config, userId: string) {
   if (user.twoFactorEnabledAt)
     throw new AppError("ConflictException", "Two-factor authentication is already on.");
   const secret = generateTotpSecret();
-  await db
-    .update(users)
-    .set({ twoFactorSecret: totpBox(config).seal(secret), updatedAt: new Date() })
-    .where(eq(users.id, userId));
+  await setPendingTotpSecret(db, userId, totpBox(config).seal(secret));
   const uri = otpauthUri({ secret, account: user.email });
   return { secret, otpauthUri: uri, qrSvg: await otpauthQrSvg(uri) };
 }
@@ -38,12 +42,9 @@ export async function enableTwoFactor(db: Db, config: Config, userId: string, co
   if (step === null) throw validation({ code: ["The code is not valid. Please try again."] });
   const codes = generateRecoveryCodes();
   await db.transaction(async (tx) => {
-    await tx
-      .update(users)
-      .set({ twoFactorEnabledAt: new Date(), twoFactorLastStep: step, updatedAt: new Date() })
-      .where(eq(users.id, userId));
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-    await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId, codeHash: hashRecoveryCode(c) })));
+    await markTwoFactorEnabled(tx, userId, step);
+    await deleteRecoveryCodes(tx, userId);
+    await insertRecoveryCodes(tx, userId, codes.map(hashRecoveryCode));
   });
   return { recoveryCodes: codes };
 }
@@ -68,29 +69,10 @@ export async function disableTwoFactor(
     ? verifyTotp(secret, code.trim(), { lastUsedStep: user.twoFactorLastStep ?? undefined })
     : null;
   const totpOk = step !== null && (await recordTotpStep(db, userId, step));
-  const [recovery] = totpOk
-    ? [true]
-    : await db
-        .select({ id: recoveryCodes.id })
-        .from(recoveryCodes)
-        .where(
-          and(
-            eq(recoveryCodes.userId, userId),
-            eq(recoveryCodes.codeHash, hashRecoveryCode(code)),
-            isNull(recoveryCodes.usedAt),
-          ),
-        );
+  const recovery = totpOk || (await hasUnusedRecoveryCode(db, userId, hashRecoveryCode(code)));
   if (!recovery) throw validation({ code: ["The code is not valid. Please try again."] });
   await db.transaction(async (tx) => {
-    await tx
-      .update(users)
-      .set({
-        twoFactorSecret: null,
-        twoFactorEnabledAt: null,
-        twoFactorLastStep: null,
-        updatedAt: new Date(),
-      })
-      .where(eq(users.id, userId));
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+    await clearTwoFactor(tx, userId);
+    await deleteRecoveryCodes(tx, userId);
   });
 }

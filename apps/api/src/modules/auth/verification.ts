@@ -1,14 +1,18 @@
 import { emailedTokenSchema, type Locale, type SignupBody } from "@salelink/contracts";
-import { and, eq, isNull } from "drizzle-orm";
 import type { Config } from "../../config.ts";
 import type { DbOrTx } from "../../db/client.ts";
-import { campaigns, recoveryCodes, users } from "../../db/schema/index.ts";
 import { AppError, validation } from "../../lib/errors.ts";
 import { hashPassword } from "../../lib/passwords.ts";
 import { affiliateSignup } from "../affiliates/account-events.ts";
-import { reviewReferral } from "../affiliates/self-referral.ts";
+import { reviewReferral } from "../affiliates/self-referral/service.ts";
 import { queueMail } from "../mail/jobs.ts";
-import { findUserByEmail } from "./queries.ts";
+import {
+  deleteRecoveryCodes,
+  findActiveCampaignId,
+  findUserByEmail,
+  insertUserUnlessTaken,
+  markUserVerified,
+} from "./queries.ts";
 import { type AuthDeps, requireHuman, webLink } from "./service.ts";
 import { deleteUserSessions } from "./sessions.ts";
 import { consumeVerificationToken, issueUserToken, retireUserTokens, type SignupBinding } from "./tokens.ts";
@@ -60,27 +64,15 @@ export async function signUp(
   await requireHuman(deps, body.turnstileToken, ip);
   // Hashed before the lookup so every answer takes the same time.
   const passwordHash = await hashPassword(body.password);
-  const campaign = ref
-    ? (
-        await deps.db
-          .select({ id: campaigns.id })
-          .from(campaigns)
-          .where(and(eq(campaigns.token, ref), eq(campaigns.status, "active")))
-          .limit(1)
-      )[0]
-    : undefined;
-  const binding: SignupBinding = { passwordHash, locale: body.locale, campaignId: campaign?.id ?? null };
+  const campaignId = ref ? await findActiveCampaignId(deps.db, ref) : null;
+  const binding: SignupBinding = { passwordHash, locale: body.locale, campaignId };
   await deps.db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(users)
-      .values({
-        email: body.email,
-        passwordHash,
-        locale: body.locale,
-        referredByCampaignId: binding.campaignId,
-      })
-      .onConflictDoNothing({ target: users.email })
-      .returning({ id: users.id, email: users.email, locale: users.locale });
+    const created = await insertUserUnlessTaken(tx, {
+      email: body.email,
+      passwordHash,
+      locale: body.locale,
+      referredByCampaignId: binding.campaignId,
+    });
     // Its first campaign and sign-up device signal; flags a self-referral (issue 16).
     if (created) await affiliateSignup(tx, deps.config, { ...created, ip, userAgent });
     const user = created ?? (await pendingUserByEmail(tx, body.email));
@@ -112,22 +104,13 @@ export async function verifyEmail(
     const binding = chosenHash ? unbound : use.binding;
     const passwordHash = chosenHash ?? binding.passwordHash;
     if (!passwordHash) return "invalid";
-    const [done] = await tx
-      .update(users)
-      .set({
-        emailVerifiedAt: new Date(),
-        passwordHash,
-        locale: binding.locale ?? locale,
-        referredByCampaignId: binding.campaignId,
-        twoFactorSecret: null,
-        twoFactorEnabledAt: null,
-        twoFactorLastStep: null,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt), isNull(users.deletedAt)))
-      .returning({ id: users.id });
+    const done = await markUserVerified(tx, userId, {
+      passwordHash,
+      locale: binding.locale ?? locale,
+      referredByCampaignId: binding.campaignId,
+    });
     if (!done) return "invalid";
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+    await deleteRecoveryCodes(tx, userId);
     await deleteUserSessions(tx, userId);
     // The links of the other sign-ups (perhaps someone else's) die with this one.
     await retireUserTokens(tx, userId, "verify-email");

@@ -1,12 +1,12 @@
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../db/client.ts";
-import { creatorProfiles, files, links, portfolioEntries, users } from "../../db/schema/index.ts";
+import { creatorProfiles, files, links, portfolioEntries } from "../../db/schema/index.ts";
 
 /*
  * Plain query functions. Every owner-side query carries the owner's id in its `where`, so a row of
- * another account is simply not found (the routes answer 404 and reveal nothing). Only the public
- * reads (by token, by handle or id) go without it, and they select public columns only.
+ * another account is simply not found (the routes answer 404 and reveal nothing). The public reads
+ * (by token, by handle or id) are in public/queries.ts.
  */
 
 export const profileColumns = {
@@ -39,9 +39,8 @@ const linkBaseColumns = {
 };
 
 /** The sold file and the cover image of a link, joined under the link owner's id only. */
-const contentFiles = alias(files, "content_files");
-const coverFiles = alias(files, "cover_files");
-const avatarFiles = alias(files, "avatar_files");
+export const contentFiles = alias(files, "content_files");
+export const coverFiles = alias(files, "cover_files");
 
 /** A link as its owner sees it: its own columns, the sold file's metadata and public renditions. */
 export const linkColumns = {
@@ -325,91 +324,6 @@ export async function removeFromOtherPortfolios(db: DbOrTx, params: { profileId:
   await db
     .delete(portfolioEntries)
     .where(and(eq(portfolioEntries.linkId, params.linkId), ne(portfolioEntries.profileId, params.profileId)));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Public reads: active links only, public columns only
-
-const publicLinkColumns = {
-  ownerId: links.ownerId,
-  id: links.id,
-  token: links.token,
-  title: links.title,
-  description: links.description,
-  priceMinor: links.priceMinor,
-  currency: links.currency,
-  status: links.status,
-  stockLimit: links.stockLimit,
-  salesCount: links.salesCount,
-  previewKey: contentFiles.previewKey,
-  fileKind: contentFiles.kind,
-  coverKey: coverFiles.coverKey,
-  creatorId: creatorProfiles.id,
-  creatorDisplayName: creatorProfiles.displayName,
-  creatorHandle: creatorProfiles.handle,
-  // Avatars uploaded before renditions were per use may only have a preview.
-  creatorAvatarKey: sql<string | null>`coalesce(${avatarFiles.coverKey}, ${avatarFiles.previewKey})`,
-};
-
-/** A suspended account's links and pages are gone from the public, as a paused link is (issue 8). */
-const ownerNotSuspended = (owner: typeof links.ownerId | typeof creatorProfiles.ownerId) =>
-  sql`not exists (select 1 from ${users} where ${users.id} = ${owner} and ${users.suspendedAt} is not null)`;
-const onSale = and(eq(links.status, "active"), isNull(links.deletedAt), ownerNotSuspended(links.ownerId));
-
-/** Links with their creator and public renditions, in one query: a buyer's page is one round trip. */
-function selectPublicLinks(db: DbOrTx) {
-  return db
-    .select(publicLinkColumns)
-    .from(links)
-    .innerJoin(creatorProfiles, eq(creatorProfiles.id, links.profileId))
-    .leftJoin(contentFiles, and(eq(contentFiles.id, links.fileId), eq(contentFiles.ownerId, links.ownerId)))
-    .leftJoin(coverFiles, and(eq(coverFiles.id, links.coverFileId), eq(coverFiles.ownerId, links.ownerId)))
-    .leftJoin(
-      avatarFiles,
-      and(eq(avatarFiles.id, creatorProfiles.avatarFileId), eq(avatarFiles.ownerId, creatorProfiles.ownerId)),
-    );
-}
-export type PublicLinkRow = Awaited<ReturnType<ReturnType<typeof selectPublicLinks>["execute"]>>[number];
-
-/** A link a buyer may see; `ownerId` and `id` are for the server's own use (promo codes), never sent. */
-export async function findPublicLink(db: DbOrTx, params: { token: string }) {
-  const [row] = await selectPublicLinks(db)
-    .where(and(eq(links.token, params.token), onSale))
-    .limit(1);
-  return row ?? null;
-}
-
-export async function findPublicProfile(db: DbOrTx, params: { id?: string; handle?: string }) {
-  const where = params.id
-    ? eq(creatorProfiles.id, params.id)
-    : eq(creatorProfiles.handle, params.handle ?? "");
-  const [row] = await db
-    .select({
-      id: creatorProfiles.id,
-      displayName: creatorProfiles.displayName,
-      handle: creatorProfiles.handle,
-      bio: creatorProfiles.bio,
-      socialLinks: creatorProfiles.socialLinks,
-      avatarKey: sql<string | null>`coalesce(${avatarFiles.coverKey}, ${avatarFiles.previewKey})`,
-    })
-    .from(creatorProfiles)
-    .leftJoin(
-      avatarFiles,
-      and(eq(avatarFiles.id, creatorProfiles.avatarFileId), eq(avatarFiles.ownerId, creatorProfiles.ownerId)),
-    )
-    .where(and(where, ownerNotSuspended(creatorProfiles.ownerId)))
-    .limit(1);
-  return row ?? null;
-}
-
-/** A profile's portfolio as buyers see it: links no longer on sale drop out. */
-export function publicPortfolio(db: DbOrTx, params: { profileId: string }) {
-  return selectPublicLinks(db)
-    .innerJoin(portfolioEntries, eq(portfolioEntries.linkId, links.id))
-    .where(
-      and(eq(portfolioEntries.profileId, params.profileId), eq(links.profileId, params.profileId), onSale),
-    )
-    .orderBy(asc(portfolioEntries.position));
 }
 
 /** Tokens of a profile's live links: their pages show the profile and are refreshed with it. */

@@ -58,7 +58,7 @@ export async function queueRevalidateUntil(
 
 const TIMEOUT_MS = 5000;
 
-export function registerRevalidateJobs(registry: JobRegistry, config: Config): void {
+export function registerRevalidateJobs(registry: JobRegistry, { config }: { config: Config }): void {
   registry.register(revalidateJob, async (_tx, payload) => {
     const url = config.WEB_REVALIDATE_URL;
     if (!url) return;

@@ -2,8 +2,6 @@ import {
   catalogueIdParamsSchema,
   createLinkBodySchema,
   createProfileBodySchema,
-  creatorPageSchema,
-  creatorParamsSchema,
   creatorProfileSchema,
   linkListQuerySchema,
   linkListResponseSchema,
@@ -12,22 +10,14 @@ import {
   portfolioBodySchema,
   portfolioResponseSchema,
   profileListResponseSchema,
-  publicLinkParamsSchema,
-  publicLinkSchema,
-  quoteBodySchema,
-  quoteResponseSchema,
   setProductTitleBodySchema,
   updateLinkBodySchema,
   updateProfileBodySchema,
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { isWrongPromoCode, promoAttempts } from "./promo/limits.ts";
 import { promoCodeRoutes } from "./promo/routes.ts";
-import { quote } from "./promo/service.ts";
+import { publicCatalogueRoutes } from "./public/routes.ts";
 import * as service from "./service.ts";
-
-/** Public pages may be cached briefly by browsers and CDNs; an edit shows within half a minute. */
-const PUBLIC_CACHE = "public, max-age=30, stale-while-revalidate=300";
 
 /** Owner routes answer 404 for another account's rows (never 403): they reveal nothing. */
 export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = async (app, deps) => {
@@ -256,66 +246,5 @@ export const catalogueRoutes: FastifyPluginAsyncZod<service.CatalogueDeps> = asy
   );
 
   await app.register(promoCodeRoutes, deps);
-  const promoGuard = promoAttempts(app, deps.config);
-
-  // --- Public ---------------------------------------------------------------------------------
-  const publicTags = ["public"];
-  app.get(
-    "/public/links/:token",
-    {
-      schema: {
-        tags: publicTags,
-        summary: "What a buyer sees of a link before paying (404 unless it is on sale)",
-        params: publicLinkParamsSchema,
-        response: { 200: publicLinkSchema },
-      },
-    },
-    async (request, reply) => {
-      // Set first, so a 404 is cached as briefly as a hit: bad tokens do not reach the database each time.
-      reply.header("cache-control", PUBLIC_CACHE);
-      return service.publicLink(deps, request.params.token);
-    },
-  );
-
-  app.post(
-    "/public/links/:token/quote",
-    {
-      // A quote changes nothing (the code is used at checkout), so buyers may ask during maintenance.
-      config: { maintenance: "allow" },
-      schema: {
-        tags: publicTags,
-        summary: "The price to pay for a link, with an optional promo code",
-        params: publicLinkParamsSchema,
-        body: quoteBodySchema,
-        response: { 200: quoteResponseSchema },
-      },
-    },
-    async (request) => {
-      // Wrong codes are counted per address and per link: past the limit, no code is tried at all.
-      if (!request.body.promoCode) return quote(deps, request.params.token, request.body);
-      await promoGuard.assertAllowed(request);
-      try {
-        return await quote(deps, request.params.token, request.body);
-      } catch (error) {
-        if (isWrongPromoCode(error)) await promoGuard.failed(request);
-        throw error;
-      }
-    },
-  );
-
-  app.get(
-    "/creators/:idOrHandle",
-    {
-      schema: {
-        tags: publicTags,
-        summary: "A creator page: the profile and its portfolio",
-        params: creatorParamsSchema,
-        response: { 200: creatorPageSchema },
-      },
-    },
-    async (request, reply) => {
-      reply.header("cache-control", PUBLIC_CACHE);
-      return service.creatorPage(deps, request.params.idOrHandle);
-    },
-  );
+  await app.register(publicCatalogueRoutes, deps);
 };

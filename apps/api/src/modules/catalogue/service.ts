@@ -2,24 +2,21 @@ import { randomBytes } from "node:crypto";
 import {
   type CreateLinkBody,
   type CreateProfileBody,
-  type CreatorPage,
   type CreatorProfile,
   fileKindSchema,
   type Link,
   type LinkListQuery,
   type LinkListResponse,
-  linkTokenSchema,
-  type PublicLink,
   type SetProductTitleBody,
   type UpdateLinkBody,
   type UpdateProfileBody,
 } from "@salelink/contracts";
-import { z } from "zod";
+import { minorToDecimal } from "@salelink/contracts/money";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx, Tx } from "../../db/client.ts";
 import { AppError, notFound, validation } from "../../lib/errors.ts";
-import { TtlCache } from "../../lib/ttl-cache.ts";
-import { type Held, heldOnLinks, stockState } from "../checkout/reservations.ts";
+import { isUniqueViolation } from "../../lib/pg-errors.ts";
+import type { PublicCache } from "./public/cache.ts";
 import * as q from "./queries.ts";
 import { creatorTags, linkTag, queueRevalidate } from "./revalidate.ts";
 
@@ -27,21 +24,6 @@ export interface CatalogueDeps {
   db: Db;
   config: Config;
   publicCache: PublicCache;
-}
-
-/** This instance's memory of public reads, keyed by the same tags as the web app's page cache. */
-export interface PublicCache {
-  links: TtlCache<PublicLink>;
-  creators: TtlCache<CreatorPage>;
-}
-
-export function createPublicCache(config: Config): PublicCache {
-  const options = {
-    ttlMs: config.PUBLIC_READ_CACHE_MS,
-    maxEntries: 10_000,
-    cacheFailure: (error: unknown) => error instanceof AppError && error.exception === "NotFoundException",
-  };
-  return { links: new TtlCache(options), creators: new TtlCache(options) };
 }
 
 /**
@@ -68,15 +50,6 @@ async function editing<T>(
 
 /** 128 random bits: unguessable, and short enough for a shared URL (22 base64url characters). */
 export const newLinkToken = (): string => randomBytes(16).toString("base64url");
-
-/** A unique index refused the row (PostgreSQL 23505), from PGlite or node-postgres through drizzle. */
-export function isUniqueViolation(err: unknown, index: string): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    const pgErr = e as Error & { code?: string; constraint?: string };
-    if (pgErr.code === "23505") return pgErr.constraint === undefined || pgErr.constraint === index;
-  }
-  return false;
-}
 
 const iso = (d: Date): string => d.toISOString();
 
@@ -180,7 +153,7 @@ export async function createProfile(
       return withAvatar(tx, ownerId, row);
     });
   } catch (err) {
-    if (isUniqueViolation(err, "creator_profiles_handle_idx")) throw handleTaken();
+    if (isUniqueViolation(err, "creator_profiles_handle_idx", { orUnnamed: true })) throw handleTaken();
     throw err;
   }
 }
@@ -211,7 +184,7 @@ export async function updateProfile(
       return withAvatar(tx, ownerId, row);
     });
   } catch (err) {
-    if (isUniqueViolation(err, "creator_profiles_handle_idx")) throw handleTaken();
+    if (isUniqueViolation(err, "creator_profiles_handle_idx", { orUnnamed: true })) throw handleTaken();
     throw err;
   }
 }
@@ -243,8 +216,8 @@ function assertPrice(config: Config, priceMinor: number | undefined) {
   if (priceMinor !== undefined && (priceMinor < min || priceMinor > max)) {
     // Amounts shown as decimals: the limits apply to every currency's minor units alike.
     throw validation({ priceMinor: ["The price must be between {min} and {max}."] }, undefined, {
-      min: (min / 100).toFixed(2),
-      max: (max / 100).toFixed(2),
+      min: minorToDecimal(min, 2),
+      max: minorToDecimal(max, 2),
     });
   }
 }
@@ -303,7 +276,7 @@ export async function createLink(deps: CatalogueDeps, ownerId: string, body: Cre
         return link;
       });
     } catch (err) {
-      if (attempt > 0 || !isUniqueViolation(err, "links_token_idx")) throw err;
+      if (attempt > 0 || !isUniqueViolation(err, "links_token_idx", { orUnnamed: true })) throw err;
     }
   }
 }
@@ -425,86 +398,4 @@ export async function setPortfolio(
     await refresh(creatorTags(profile));
     return q.portfolioLinkIds(tx, { ownerId, profileId });
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Public reads
-
-type PublicLinkRow = q.PublicLinkRow;
-
-/**
- * A link as buyers see it. What a limited stock has left comes from the rule checkout applies
- * (checkout/reservations.ts), so the page and checkout never disagree.
- */
-function toPublicLink(config: Config, row: PublicLinkRow, held: Map<string, Held>): PublicLink {
-  const stock = stockState(config, row.stockLimit, row.salesCount, held.get(row.id));
-  return {
-    token: row.token,
-    title: row.title,
-    description: row.description,
-    priceMinor: row.priceMinor,
-    currency: row.currency,
-    status: row.status,
-    previewUrl: mediaPath(row.previewKey),
-    coverUrl: mediaPath(row.coverKey),
-    fileKind: row.fileKind ? fileKindSchema.catch("other").parse(row.fileKind) : null,
-    soldOut: stock.state === "sold-out",
-    reservedOut: stock.state === "reserved-out",
-    availableAgainAt: stock.state === "reserved-out" ? stock.availableAgainAt.toISOString() : null,
-    creator: {
-      id: row.creatorId,
-      displayName: row.creatorDisplayName,
-      handle: row.creatorHandle,
-      avatarUrl: mediaPath(row.creatorAvatarKey),
-    },
-  };
-}
-
-/** An active link by its token; malformed tokens are "not found" too, without a database trip. */
-export async function findOnSaleLink(db: DbOrTx, token: string): Promise<PublicLinkRow> {
-  if (!linkTokenSchema.safeParse(token).success) throw notFound("Link");
-  const row = await q.findPublicLink(db, { token });
-  if (!row) throw notFound("Link");
-  return row;
-}
-
-/** The live reservations of the limited links among these (the others hold nothing). */
-function heldOn(deps: Pick<CatalogueDeps, "db" | "config">, rows: PublicLinkRow[]) {
-  const limited = rows.filter((r) => r.stockLimit !== null && r.salesCount < r.stockLimit).map((r) => r.id);
-  return heldOnLinks(deps.db, deps.config, limited);
-}
-
-export function publicLink(deps: CatalogueDeps, token: string): Promise<PublicLink> {
-  return deps.publicCache.links.get(linkTag(token), async () => {
-    const row = await findOnSaleLink(deps.db, token);
-    return toPublicLink(deps.config, row, await heldOn(deps, [row]));
-  });
-}
-
-export function creatorPage(deps: CatalogueDeps, idOrHandle: string): Promise<CreatorPage> {
-  const key = creatorTags({ id: idOrHandle.toLowerCase() })[0] ?? "";
-  return deps.publicCache.creators.get(key, () => loadCreatorPage(deps, idOrHandle));
-}
-
-async function loadCreatorPage(deps: CatalogueDeps, idOrHandle: string): Promise<CreatorPage> {
-  const { db } = deps;
-  const isId = z.uuid().safeParse(idOrHandle).success;
-  const profile = await q.findPublicProfile(
-    db,
-    isId ? { id: idOrHandle } : { handle: idOrHandle.toLowerCase() },
-  );
-  if (!profile) throw notFound("Creator");
-  const rows = await q.publicPortfolio(db, { profileId: profile.id });
-  const held = await heldOn(deps, rows);
-  return {
-    profile: {
-      id: profile.id,
-      displayName: profile.displayName,
-      handle: profile.handle,
-      avatarUrl: mediaPath(profile.avatarKey),
-      bio: profile.bio,
-      socialLinks: profile.socialLinks,
-    },
-    links: rows.map((row) => toPublicLink(deps.config, row, held)),
-  };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import { promoAttempts, sharedCounter, tooManyAttempts } from "../catalogue/promo/limits.ts";
-import type { CheckoutCaller } from "./service.ts";
+import type { CheckoutCaller } from "./types.ts";
 
 const reserveMessage = "You have started too many checkouts. Please try again in {minutes} min.";
 

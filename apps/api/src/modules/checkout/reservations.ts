@@ -1,7 +1,4 @@
-import { and, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import type { Config } from "../../config.ts";
-import type { DbOrTx } from "../../db/client.ts";
-import { orders } from "../../db/schema/index.ts";
 import { AppError } from "../../lib/errors.ts";
 
 /*
@@ -9,11 +6,8 @@ import { AppError } from "../../lib/errors.ts";
  * checkouts under way, each holding one unit for CHECKOUT_RESERVATION_MINUTES from its start. The
  * public link answer, checkout and the payment's re-check all compute it here, so the page never
  * says "for sale" when checkout would say "sold out", and a payment never goes past the limit.
+ * The counting is in queries.ts (heldBy, heldOnLinks); the rule on the counts is here.
  */
-
-/** Live reservations: pending orders started within the reservation period. */
-export const liveSince = (config: Config) =>
-  sql`now() - make_interval(mins => ${config.CHECKOUT_RESERVATION_MINUTES})`;
 
 export interface Held {
   count: number;
@@ -21,58 +15,7 @@ export interface Held {
   oldest: Date | null;
 }
 
-const noneHeld: Held = { count: 0, oldest: null };
-
-/** The live reservations on these links, by link id (links without any are absent). */
-export async function heldOnLinks(db: DbOrTx, config: Config, linkIds: string[]): Promise<Map<string, Held>> {
-  const out = new Map<string, Held>();
-  if (linkIds.length === 0) return out;
-  const rows = await db
-    .select({
-      linkId: orders.linkId,
-      count: sql<number>`count(*)::int`,
-      oldest: sql<string | Date>`min(${orders.createdAt})`,
-    })
-    .from(orders)
-    .where(
-      and(
-        inArray(orders.linkId, linkIds),
-        eq(orders.status, "pending"),
-        gt(orders.createdAt, liveSince(config)),
-      ),
-    )
-    .groupBy(orders.linkId);
-  for (const row of rows) out.set(row.linkId, { count: row.count, oldest: new Date(row.oldest) });
-  return out;
-}
-
-/**
- * The live reservations on a link or a promo code, leaving out the given orders (the one being
- * paid, or a buyer's own earlier checkout that a new one replaces).
- */
-export async function heldBy(
-  db: DbOrTx,
-  config: Config,
-  on: { linkId: string } | { promoCodeId: string },
-  exceptOrderIds: string[] = [],
-): Promise<Held> {
-  const [row] = await db
-    .select({
-      count: sql<number>`count(*)::int`,
-      oldest: sql<string | Date | null>`min(${orders.createdAt})`,
-    })
-    .from(orders)
-    .where(
-      and(
-        "linkId" in on ? eq(orders.linkId, on.linkId) : eq(orders.promoCodeId, on.promoCodeId),
-        eq(orders.status, "pending"),
-        gt(orders.createdAt, liveSince(config)),
-        ...exceptOrderIds.map((id) => ne(orders.id, id)),
-      ),
-    );
-  if (!row || row.count === 0) return noneHeld;
-  return { count: row.count, oldest: row.oldest ? new Date(row.oldest) : null };
-}
+export const noneHeld: Held = { count: 0, oldest: null };
 
 export type StockState =
   | { state: "available" }
@@ -108,27 +51,22 @@ export const reservedOut = (availableAgainAt: Date) =>
   new AppError(
     "ConflictException",
     "All remaining units are reserved by buyers paying now. Try again in {minutes} min.",
-    undefined,
-    undefined,
-    undefined,
-    { minutes: minutesUntil(availableAgainAt) },
+    { params: { minutes: minutesUntil(availableAgainAt) } },
   );
 
 export const promoUsedUp = () =>
   new AppError("ValidationException", "This promo code cannot be used.", {
-    promoCode: ["This promo code is used up."],
+    errors: {
+      promoCode: ["This promo code is used up."],
+    },
   });
 
 export const promoReservedOut = (availableAgainAt: Date) =>
-  new AppError(
-    "ValidationException",
-    "This promo code cannot be used.",
-    {
+  new AppError("ValidationException", "This promo code cannot be used.", {
+    errors: {
       promoCode: [
         "The remaining uses of this promo code are reserved by buyers paying now. Try again in {minutes} min.",
       ],
     },
-    undefined,
-    undefined,
-    { minutes: minutesUntil(availableAgainAt) },
-  );
+    params: { minutes: minutesUntil(availableAgainAt) },
+  });

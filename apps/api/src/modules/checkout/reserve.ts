@@ -1,20 +1,20 @@
 import type { CheckoutBody, Currency } from "@salelink/contracts";
-import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
-import { links, orders, promoCodes, users } from "../../db/schema/index.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { priceLink } from "../catalogue/promo/service.ts";
 import { linkTag, queueRevalidate, queueRevalidateUntil } from "../catalogue/revalidate.ts";
 import {
+  failPendingOrders,
   heldBy,
-  liveSince,
-  promoReservedOut,
-  promoUsedUp,
-  reservedOut,
-  soldOut,
-  stockState,
-} from "./reservations.ts";
-import type { CheckoutCaller, CheckoutDeps } from "./service.ts";
+  insertOrder,
+  linkForCheckout,
+  liveCheckoutsOf,
+  liveLinkByToken,
+  lockPromoUses,
+  ownerSuspended,
+} from "./queries.ts";
+import { promoReservedOut, promoUsedUp, reservedOut, soldOut, stockState } from "./reservations.ts";
+import type { CheckoutCaller, CheckoutDeps } from "./types.ts";
 
 const notOnSale = () => new AppError("ConflictException", "This link is not on sale.");
 
@@ -40,54 +40,19 @@ export async function reserveAndRecord(
   checkoutSecretHash: string,
 ): Promise<RecordedOrder> {
   const { config } = deps;
-  const [found] = await tx
-    .select({ id: links.id, stockLimit: links.stockLimit })
-    .from(links)
-    .where(and(eq(links.token, body.token), isNull(links.deletedAt)));
+  const found = await liveLinkByToken(tx, body.token);
   if (!found) throw notFound("Link");
-  const linkQuery = tx
-    .select({
-      id: links.id,
-      ownerId: links.ownerId,
-      token: links.token,
-      title: links.title,
-      priceMinor: links.priceMinor,
-      currency: links.currency,
-      status: links.status,
-      stockLimit: links.stockLimit,
-      salesCount: links.salesCount,
-    })
-    .from(links)
-    .where(eq(links.id, found.id));
   // Only what may be limited locks the link's row (as a payment's re-check does, before the order's):
   // unlimited links without a code sell without waiting.
   const mayReserve = found.stockLimit !== null || !!body.promoCode;
-  const [link] = mayReserve ? await linkQuery.for("update") : await linkQuery;
+  const link = await linkForCheckout(tx, found.id, mayReserve);
   if (!link) throw notFound("Link");
   if (link.status !== "active") throw notOnSale();
   // A suspended creator's links stop selling (issue 8); the buyer gets the paused link's answer.
-  const [owner] = await tx
-    .select({ suspendedAt: users.suspendedAt })
-    .from(users)
-    .where(eq(users.id, link.ownerId));
-  if (owner?.suspendedAt) throw notOnSale();
+  if (await ownerSuspended(tx, link.ownerId)) throw notOnSale();
 
   // This buyer's checkouts of this link still holding something: the new one takes their place.
-  const own = mayReserve
-    ? (
-        await tx
-          .select({ id: orders.id })
-          .from(orders)
-          .where(
-            and(
-              eq(orders.linkId, link.id),
-              eq(orders.buyerEmail, body.email),
-              eq(orders.status, "pending"),
-              gt(orders.createdAt, liveSince(config)),
-            ),
-          )
-      ).map((o) => o.id)
-    : [];
+  const own = mayReserve ? await liveCheckoutsOf(tx, config, link.id, body.email) : [];
 
   let reserves = false;
   if (link.stockLimit !== null) {
@@ -102,11 +67,7 @@ export async function reserveAndRecord(
   if (priced.promo?.usageLimit != null) {
     reserves = true;
     // The code's row is locked too, so two checkouts on different links cannot both take its last use.
-    const [code] = await tx
-      .select({ usageLimit: promoCodes.usageLimit, usedCount: promoCodes.usedCount })
-      .from(promoCodes)
-      .where(eq(promoCodes.id, priced.promo.id))
-      .for("update");
+    const code = await lockPromoUses(tx, priced.promo.id);
     const held = await heldBy(tx, config, { promoCodeId: priced.promo.id }, own);
     const uses = stockState(config, code?.usageLimit ?? null, code?.usedCount ?? 0, held);
     if (uses.state === "sold-out") throw promoUsedUp();
@@ -114,36 +75,25 @@ export async function reserveAndRecord(
   }
 
   if (own.length > 0) {
-    await tx
-      .update(orders)
-      .set({ status: "failed", failureReason: "replaced", updatedAt: new Date() })
-      .where(and(inArray(orders.id, own), eq(orders.status, "pending")));
+    await failPendingOrders(tx, own, "replaced");
   } else if (reserves) {
     await caller.reserve();
   }
 
-  const [row] = await tx
-    .insert(orders)
-    .values({
-      linkId: link.id,
-      creatorId: link.ownerId,
-      buyerEmail: body.email,
-      locale: body.locale,
-      currency: priced.currency,
-      priceMinor: priced.price,
-      discountMinor: priced.discount,
-      totalMinor: priced.total,
-      promoCodeId: priced.promo?.id ?? null,
-      promoCode: priced.promo?.code ?? null,
-      provider: deps.payments.kind,
-      checkoutSecretHash,
-    })
-    .returning({
-      id: orders.id,
-      totalMinor: orders.totalMinor,
-      currency: orders.currency,
-      createdAt: orders.createdAt,
-    });
+  const row = await insertOrder(tx, {
+    linkId: link.id,
+    creatorId: link.ownerId,
+    buyerEmail: body.email,
+    locale: body.locale,
+    currency: priced.currency,
+    priceMinor: priced.price,
+    discountMinor: priced.discount,
+    totalMinor: priced.total,
+    promoCodeId: priced.promo?.id ?? null,
+    promoCode: priced.promo?.code ?? null,
+    provider: deps.payments.kind,
+    checkoutSecretHash,
+  });
   if (!row) throw new Error("order not inserted");
 
   if (link.stockLimit !== null) {

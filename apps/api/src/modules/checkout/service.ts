@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import {
   type CheckoutBody,
   type CheckoutResponse,
@@ -6,40 +6,16 @@ import {
   linkTokenSchema,
   type OrderStatus,
 } from "@salelink/contracts";
-import { and, eq } from "drizzle-orm";
-import type { Config } from "../../config.ts";
-import type { Db } from "../../db/client.ts";
-import { links, orders } from "../../db/schema/index.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { hashToken, randomToken } from "../../lib/tokens.ts";
-import type { PaymentProvider } from "../../providers/payments/types.ts";
 import { isWrongPromoCode } from "../catalogue/promo/limits.ts";
 import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
+import { type ApplyResult, applyPaymentEvent } from "../orders/events.ts";
+import { orderAccessToken } from "./order-access.ts";
+import { failPendingOrders, lockLink, orderStatus, orderWithLink, setProviderPaymentId } from "./queries.ts";
 import { type RecordedOrder, reserveAndRecord } from "./reserve.ts";
-
-export interface CheckoutDeps {
-  db: Db;
-  config: Config;
-  payments: PaymentProvider;
-  pokeJobs(): void;
-}
-
-/**
- * The order page's secret token, derived from the order id with the app secret: never stored (its
- * hash is, for look-ups), and recomputed for the browser that paid (success page) or the receipt.
- */
-export function orderAccessToken(config: Config, orderId: string): string {
-  return createHmac("sha256", config.appSecret).update(`order-access:${orderId}`).digest("base64url");
-}
-
-/** What checkout needs to know of its caller: the limits counted per client address and buyer. */
-export interface CheckoutCaller {
-  /** Counts one new reservation for this address and buyer; throws the 429 past their caps. */
-  reserve(): Promise<void>;
-  /** Throws the 429 when this address or link has had too many wrong promo codes lately. */
-  promoAllowed(): Promise<void>;
-  promoFailed(): Promise<void>;
-}
+import type { CheckoutCaller, CheckoutDeps } from "./types.ts";
 
 /**
  * Starts a payment: in one transaction with the link's row locked (when something is limited),
@@ -74,7 +50,7 @@ export async function createCheckout(
       description: order.title,
       idempotencyKey: `order-${order.id}`,
     });
-    await db.update(orders).set({ providerPaymentId: payment.paymentId }).where(eq(orders.id, order.id));
+    await setProviderPaymentId(db, order.id, payment.paymentId);
     return {
       orderId: order.id,
       checkoutSecret,
@@ -87,10 +63,7 @@ export async function createCheckout(
     };
   } catch (error) {
     // Nothing was charged: the order fails at once and gives back its reservation.
-    await db
-      .update(orders)
-      .set({ status: "failed", failureReason: "provider-unavailable", updatedAt: new Date() })
-      .where(and(eq(orders.id, order.id), eq(orders.status, "pending")));
+    await failPendingOrders(db, [order.id], "provider-unavailable");
     if (order.pageTag) await queueRevalidate(db, deps.config, [order.pageTag]);
     const failure = new AppError(
       "PaymentProviderException",
@@ -103,21 +76,7 @@ export async function createCheckout(
 
 /** The order behind a checkout secret, or "not found" (the same answer for a wrong secret). */
 async function orderBySecret(db: Db, orderId: string, secret: string) {
-  const [row] = await db
-    .select({
-      id: orders.id,
-      status: orders.status,
-      failureReason: orders.failureReason,
-      checkoutSecretHash: orders.checkoutSecretHash,
-      totalMinor: orders.totalMinor,
-      currency: orders.currency,
-      linkId: links.id,
-      linkToken: links.token,
-      stockLimit: links.stockLimit,
-    })
-    .from(orders)
-    .innerJoin(links, eq(links.id, orders.linkId))
-    .where(eq(orders.id, orderId));
+  const row = await orderWithLink(db, orderId);
   const given = Buffer.from(hashToken(secret));
   const expected = Buffer.from(row?.checkoutSecretHash ?? "");
   if (!row || given.length !== expected.length || !timingSafeEqual(given, expected)) throw notFound("Order");
@@ -137,18 +96,13 @@ export async function cancelCheckout(
   const found = await orderBySecret(deps.db, orderId, secret);
   return deps.db.transaction(async (tx) => {
     // The link's row before the order's, as checkout and the payment events take them.
-    await tx.select({ id: links.id }).from(links).where(eq(links.id, found.linkId)).for("update");
-    const [canceled] = await tx
-      .update(orders)
-      .set({ status: "failed", failureReason: "canceled", updatedAt: new Date() })
-      .where(and(eq(orders.id, found.id), eq(orders.status, "pending")))
-      .returning({ status: orders.status });
+    await lockLink(tx, found.linkId);
+    const [canceled] = await failPendingOrders(tx, [found.id], "canceled");
     if (canceled && found.stockLimit !== null) {
       await queueRevalidate(tx, deps.config, [linkTag(found.linkToken)]);
     }
     if (canceled) return { status: canceled.status };
-    const [current] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, found.id));
-    return { status: current?.status ?? found.status };
+    return { status: (await orderStatus(tx, found.id)) ?? found.status };
   });
 }
 
@@ -167,4 +121,25 @@ export async function checkoutStatus(
     total: row.totalMinor,
     currency: row.currency,
   };
+}
+
+/** Verifies a delivery and applies its event in `tx`: the one path for Stripe's and the sandbox's. */
+export async function receivePaymentDelivery(
+  deps: Pick<CheckoutDeps, "config" | "payments">,
+  tx: Tx,
+  rawBody: Buffer,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<ApplyResult> {
+  const event = deps.payments.parseWebhook(rawBody, headers);
+  if (!event) return "ignored";
+  return applyPaymentEvent(tx, deps.config, deps.payments.kind, event);
+}
+
+/** The webhook route's delivery, applied in its own transaction. */
+export function receivePaymentWebhook(
+  deps: CheckoutDeps,
+  rawBody: Buffer,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<ApplyResult> {
+  return deps.db.transaction((tx) => receivePaymentDelivery(deps, tx, rawBody, headers));
 }

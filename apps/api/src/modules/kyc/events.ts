@@ -1,8 +1,12 @@
 import type { IdentitySessionStatus } from "@salelink/contracts";
-import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
-import { identityEvents, identitySessions } from "../../db/schema/index.ts";
 import type { IdentityEvent, IdentityProvider } from "../../providers/identity/index.ts";
+import {
+  linkEventToSession,
+  lockSessionByProviderId,
+  recordIdentityEvent,
+  updateSessionStatus,
+} from "./queries.ts";
 
 /*
  * Applying a provider's webhook events. Each is recorded under its key in the same transaction as
@@ -37,33 +41,19 @@ export async function applyIdentityEvent(
   provider: IdentityProvider["kind"],
   event: IdentityEvent,
 ): Promise<ApplyResult> {
-  const [recorded] = await tx
-    .insert(identityEvents)
-    .values({ provider, eventKey: event.key, payload: event.raw })
-    .onConflictDoNothing({ target: [identityEvents.provider, identityEvents.eventKey] })
-    .returning({ id: identityEvents.id });
+  const recorded = await recordIdentityEvent(tx, { provider, eventKey: event.key, payload: event.raw });
   if (!recorded) return "duplicate";
 
-  const [session] = await tx
-    .select()
-    .from(identitySessions)
-    .where(
-      and(eq(identitySessions.provider, provider), eq(identitySessions.providerSessionId, event.sessionId)),
-    )
-    .for("update");
+  const session = await lockSessionByProviderId(tx, provider, event.sessionId);
   if (!session) return "ignored";
-  await tx.update(identityEvents).set({ sessionId: session.id }).where(eq(identityEvents.id, recorded.id));
+  await linkEventToSession(tx, recorded.id, session.id);
   if (!canMove(session.status, event.status)) return "ignored";
 
   const decided = !PROGRESS.includes(event.status);
-  await tx
-    .update(identitySessions)
-    .set({
-      status: event.status,
-      // Progress keeps the reason of a decision in waiting; a decision brings its own (or none).
-      ...(decided ? { reason: event.reason, reasonCode: event.reasonCode, decidedAt: event.occurredAt } : {}),
-      updatedAt: new Date(),
-    })
-    .where(eq(identitySessions.id, session.id));
+  // Progress keeps the reason of a decision in waiting; a decision brings its own (or none).
+  await updateSessionStatus(tx, session.id, {
+    status: event.status,
+    ...(decided ? { reason: event.reason, reasonCode: event.reasonCode, decidedAt: event.occurredAt } : {}),
+  });
   return "applied";
 }

@@ -1,6 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { and, desc, eq, gt, like, lt } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { identitySessions, onboardingProfiles, users } from "../../db/schema/index.ts";
+import { identityEvents, identitySessions, onboardingProfiles, users } from "../../db/schema/index.ts";
 
 export type IdentitySessionRow = typeof identitySessions.$inferSelect;
 
@@ -82,4 +83,83 @@ export async function deleteStalePlaceholders(db: DbOrTx, userId: string, olderT
         lt(identitySessions.createdAt, olderThan),
       ),
     );
+}
+
+/** The row that holds the account's place while the provider is called (see PLACEHOLDER_PREFIX). */
+export async function insertPlaceholder(
+  db: DbOrTx,
+  params: Pick<IdentitySessionRow, "userId" | "provider" | "firstName" | "lastName" | "vendorData">,
+): Promise<{ id: string } | null> {
+  const [row] = await db
+    .insert(identitySessions)
+    .values({ ...params, providerSessionId: `${PLACEHOLDER_PREFIX}${randomUUID()}`, url: "" })
+    .returning({ id: identitySessions.id });
+  return row ?? null;
+}
+
+const placeholderOf = (userId: string, id: string) =>
+  and(eq(identitySessions.id, id), eq(identitySessions.userId, userId));
+
+/** Gives the account its place back when the provider could not open the session. */
+export async function deletePlaceholder(db: DbOrTx, userId: string, id: string): Promise<void> {
+  await db.delete(identitySessions).where(placeholderOf(userId, id));
+}
+
+/** The placeholder becomes the provider's session; null if the account was deleted meanwhile. */
+export async function fillPlaceholder(
+  db: DbOrTx,
+  userId: string,
+  id: string,
+  created: Pick<IdentitySessionRow, "providerSessionId" | "url" | "status">,
+): Promise<IdentitySessionRow | null> {
+  const [row] = await db
+    .update(identitySessions)
+    .set({ ...created, updatedAt: new Date() })
+    .where(placeholderOf(userId, id))
+    .returning();
+  return row ?? null;
+}
+
+/** Records a delivery under its key; null when it was recorded before (a redelivery). */
+export async function recordIdentityEvent(
+  tx: DbOrTx,
+  params: { provider: IdentitySessionRow["provider"]; eventKey: string; payload: unknown },
+): Promise<{ id: string } | null> {
+  const [recorded] = await tx
+    .insert(identityEvents)
+    .values(params)
+    .onConflictDoNothing({ target: [identityEvents.provider, identityEvents.eventKey] })
+    .returning({ id: identityEvents.id });
+  return recorded ?? null;
+}
+
+/** The session a provider's event is about, locked for its update. */
+export async function lockSessionByProviderId(
+  tx: DbOrTx,
+  provider: IdentitySessionRow["provider"],
+  providerSessionId: string,
+): Promise<IdentitySessionRow | null> {
+  const [session] = await tx
+    .select()
+    .from(identitySessions)
+    .where(
+      and(eq(identitySessions.provider, provider), eq(identitySessions.providerSessionId, providerSessionId)),
+    )
+    .for("update");
+  return session ?? null;
+}
+
+export async function linkEventToSession(tx: DbOrTx, eventId: string, sessionId: string): Promise<void> {
+  await tx.update(identityEvents).set({ sessionId }).where(eq(identityEvents.id, eventId));
+}
+
+export async function updateSessionStatus(
+  tx: DbOrTx,
+  id: string,
+  changes: Partial<Pick<IdentitySessionRow, "status" | "reason" | "reasonCode" | "decidedAt">>,
+): Promise<void> {
+  await tx
+    .update(identitySessions)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(identitySessions.id, id));
 }

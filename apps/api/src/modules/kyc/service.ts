@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
   type IdentityFormBody,
   type IdentitySession,
@@ -7,23 +6,27 @@ import {
   identityFormSchema,
   identitySessionRequestSchema,
 } from "@salelink/contracts";
-import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "../../config.ts";
-import type { Db } from "../../db/client.ts";
-import { identitySessions } from "../../db/schema/index.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { AppError, notFound, validation } from "../../lib/errors.ts";
-import { type IdentityProvider, IdentityProviderError } from "../../providers/identity/index.ts";
-import { isFinal } from "./events.ts";
 import {
+  type IdentityProvider,
+  IdentityProviderError,
+  type WebhookHeaders,
+} from "../../providers/identity/index.ts";
+import { type ApplyResult, applyIdentityEvent } from "./events.ts";
+import {
+  deletePlaceholder,
   deleteStalePlaceholders,
+  fillPlaceholder,
   type IdentitySessionRow,
   identityApproved,
+  insertPlaceholder,
   isPlaceholder,
   latestSession,
   lockAccount,
   namesOnFile,
-  PLACEHOLDER_PREFIX,
   sessionsSince,
 } from "./queries.ts";
 
@@ -31,7 +34,6 @@ export interface IdentityDeps {
   db: Db;
   config: Config;
   identity: IdentityProvider;
-  pokeJobs(): void;
 }
 
 const DAY_MS = 86_400_000;
@@ -156,25 +158,20 @@ async function reserve(deps: IdentityDeps, userId: string, body: IdentityFormBod
       throw new AppError(
         "RateLimitException",
         "You can start {count} identity checks a day. You can start a new one in {wait}.",
-        undefined,
-        { "retry-after": String(Math.ceil(waitMs / 1000)) },
-        undefined,
-        { count: allowance.perDay, wait: waitText(waitMs) },
+        {
+          headers: { "retry-after": String(Math.ceil(waitMs / 1000)) },
+          params: { count: allowance.perDay, wait: waitText(waitMs) },
+        },
       );
     }
     const vendorData = form.data.vendorData || undefined;
-    const [row] = await tx
-      .insert(identitySessions)
-      .values({
-        userId,
-        provider: deps.identity.kind,
-        providerSessionId: `${PLACEHOLDER_PREFIX}${randomUUID()}`,
-        url: "",
-        firstName,
-        lastName,
-        vendorData: vendorData ?? null,
-      })
-      .returning({ id: identitySessions.id });
+    const row = await insertPlaceholder(tx, {
+      userId,
+      provider: deps.identity.kind,
+      firstName,
+      lastName,
+      vendorData: vendorData ?? null,
+    });
     if (!row) throw new Error("identity session not inserted");
     return { kind: "reserved", id: row.id, firstName, lastName, ...(vendorData ? { vendorData } : {}) };
   });
@@ -201,12 +198,11 @@ export async function startSession(
       timestamp: new Date().toISOString(),
     },
   });
-  const placeholder = and(eq(identitySessions.id, reservation.id), eq(identitySessions.userId, userId));
   let created: Awaited<ReturnType<IdentityProvider["createSession"]>>;
   try {
     created = await deps.identity.createSession(request, { sessionId: reservation.id });
   } catch (error) {
-    await deps.db.delete(identitySessions).where(placeholder);
+    await deletePlaceholder(deps.db, userId, reservation.id);
     if (error instanceof IdentityProviderError) {
       throw new AppError(
         "PaymentProviderException",
@@ -215,32 +211,33 @@ export async function startSession(
     }
     throw error;
   }
-  const [row] = await deps.db
-    .update(identitySessions)
-    .set({ providerSessionId: created.id, url: created.url, status: created.status, updatedAt: new Date() })
-    .where(placeholder)
-    .returning();
+  const row = await fillPlaceholder(deps.db, userId, reservation.id, {
+    providerSessionId: created.id,
+    url: created.url,
+    status: created.status,
+  });
   // Gone only if the account was deleted meanwhile.
   if (!row) throw notFound("Account");
   return { ...toSession(row), resumed: false };
 }
 
-/** The sandbox page's view of one of the account's sessions (404 for anyone else's). */
-export async function sandboxSessionOf(deps: IdentityDeps, userId: string, id: string) {
-  const [row] = await deps.db
-    .select()
-    .from(identitySessions)
-    .where(
-      and(
-        eq(identitySessions.id, id),
-        eq(identitySessions.userId, userId),
-        eq(identitySessions.provider, "sandbox"),
-      ),
-    );
-  if (!row || isPlaceholder(row)) throw notFound("Identity check");
-  return row;
+/** Verifies a delivery and applies its event in `tx`: the one path for Veriff's and the sandbox's. */
+export async function receiveIdentityDelivery(
+  identity: IdentityProvider,
+  tx: Tx,
+  rawBody: Buffer,
+  headers: WebhookHeaders,
+): Promise<ApplyResult> {
+  const event = identity.parseWebhook(rawBody, headers);
+  if (!event) return "ignored";
+  return applyIdentityEvent(tx, identity.kind, event);
 }
 
-export function assertUndecided(row: IdentitySessionRow): void {
-  if (isFinal(row.status)) throw new AppError("ConflictException", "This identity check is already decided.");
+/** The webhook route's delivery, applied in its own transaction. */
+export function receiveIdentityWebhook(
+  deps: IdentityDeps,
+  rawBody: Buffer,
+  headers: WebhookHeaders,
+): Promise<ApplyResult> {
+  return deps.db.transaction((tx) => receiveIdentityDelivery(deps.identity, tx, rawBody, headers));
 }

@@ -1,8 +1,8 @@
-import { DrizzleQueryError, eq, sql } from "drizzle-orm";
+import { DrizzleQueryError } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { jobs } from "../../db/schema/jobs.ts";
 import { type EnqueueOptions, type JobRegistry, jobKind } from "../../jobs/index.ts";
 import type { MailProvider } from "../../providers/mail/index.ts";
+import { dropJobParams } from "./queries.ts";
 import { renderMail } from "./render.ts";
 import { type MailJobPayload, mailJobPayloadSchema } from "./templates.ts";
 
@@ -29,7 +29,7 @@ export function queueMail(
  * (crash, lost lease, database error), the job runs again and sends it again, under the same
  * Message-ID (from the job id) so clients that deduplicate fold the copies.
  */
-export function registerMailJobs(registry: JobRegistry, provider: MailProvider): void {
+export function registerMailJobs(registry: JobRegistry, { mail: provider }: { mail: MailProvider }): void {
   registry.register(mailSendJob, async (tx, payload, job) => {
     const rendered = renderMail(payload.template, payload.locale, payload.params);
     try {
@@ -42,10 +42,7 @@ export function registerMailJobs(registry: JobRegistry, provider: MailProvider):
     }
     // The params hold live links (a reset token); once sent, the done row keeps only who, what and
     // in which language. A failure rolls this back with the rest, so a retry still has them.
-    await tx
-      .update(jobs)
-      .set({ payload: sql`${jobs.payload} - 'params'` })
-      .where(eq(jobs.id, job.id));
+    await dropJobParams(tx, job.id);
   });
 }
 

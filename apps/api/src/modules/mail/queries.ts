@@ -1,5 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
+import { jobs } from "../../db/schema/jobs.ts";
 import { mailOutbox } from "../../db/schema/mail.ts";
 
 export type OutboxMessage = typeof mailOutbox.$inferSelect;
@@ -47,4 +48,12 @@ export async function getOutboxMessage(db: DbOrTx, id: string): Promise<OutboxMe
     .from(mailOutbox)
     .where(eq(mailOutbox.id, id));
   return row ?? null;
+}
+
+/** Keeps a sent mail job's who, what and language, without the params (they hold live links). */
+export async function dropJobParams(db: DbOrTx, jobId: string): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ payload: sql`${jobs.payload} - 'params'` })
+    .where(eq(jobs.id, jobId));
 }

@@ -1,6 +1,5 @@
 import { maintenanceStatusSchema, setMaintenanceBodySchema } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { audit } from "../audit/queries.ts";
 import type { MaintenanceService } from "./service.ts";
 
 export const maintenanceRoutes: FastifyPluginAsyncZod<{ service: MaintenanceService }> = async (
@@ -36,28 +35,7 @@ export const maintenanceRoutes: FastifyPluginAsyncZod<{ service: MaintenanceServ
     },
     async (request) => {
       const user = await request.requireUser();
-      const fallback = {
-        "maintenance.on": "Maintenance switched on",
-        "maintenance.off": "Maintenance switched off",
-        "maintenance.message": "Maintenance message changed",
-      } as const;
-      const status = await service.set(request.body, user.id, async (tx, { wasOn, status }) => {
-        const action =
-          status.maintenance === wasOn
-            ? "maintenance.message"
-            : status.maintenance
-              ? "maintenance.on"
-              : "maintenance.off";
-        await audit(tx, {
-          actorId: user.id,
-          action,
-          targetType: "maintenance",
-          targetId: "platform",
-          reason: request.body.reason ?? fallback[action],
-          details: { maintenance: status.maintenance },
-        });
-      });
-      return status;
+      return service.switchByAdmin(request.body, user.id);
     },
   );
 };

@@ -1,6 +1,14 @@
 import type { MaintenanceStatus, SetMaintenanceBody } from "@salelink/contracts";
 import type { Db, Tx } from "../../db/client.ts";
+import { audit } from "../audit/queries.ts";
 import { readMaintenance, writeMaintenance } from "./queries.ts";
+
+/** The audit log's reason when the admin gives none. */
+const defaultReason = {
+  "maintenance.on": "Maintenance switched on",
+  "maintenance.off": "Maintenance switched off",
+  "maintenance.message": "Maintenance message changed",
+} as const;
 
 /**
  * The maintenance switch, answered from memory for a couple of seconds so that every visitor can
@@ -46,6 +54,26 @@ export class MaintenanceService {
     });
     this.cached = { status, until: Date.now() + this.options.cacheMs };
     return status;
+  }
+
+  /** An admin's switch, with its entry in the audit log (on, off, or only the message changed). */
+  switchByAdmin(body: SetMaintenanceBody, adminId: string): Promise<MaintenanceStatus> {
+    return this.set(body, adminId, async (tx, { wasOn, status }) => {
+      const action =
+        status.maintenance === wasOn
+          ? "maintenance.message"
+          : status.maintenance
+            ? "maintenance.on"
+            : "maintenance.off";
+      await audit(tx, {
+        actorId: adminId,
+        action,
+        targetType: "maintenance",
+        targetId: "platform",
+        reason: body.reason ?? defaultReason[action],
+        details: { maintenance: status.maintenance },
+      });
+    });
   }
 
   private async load(): Promise<MaintenanceStatus> {

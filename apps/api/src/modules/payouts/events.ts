@@ -1,8 +1,6 @@
-import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "../../config.ts";
-import type { Tx } from "../../db/client.ts";
-import { bankAccounts, payoutEvents, payouts, stripeConnectAccounts } from "../../db/schema/index.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { type JobRegistry, jobKind } from "../../jobs/index.ts";
 import {
   type PayoutEvent,
@@ -10,8 +8,17 @@ import {
   type PayoutProviderStore,
   PayoutRefusedError,
 } from "../../providers/payouts/types.ts";
-import { ibanBox } from "./bank-accounts.ts";
-import type { PayoutRow } from "./queries.ts";
+import { ownBankAccount, saveExternalAccount } from "./bank-accounts/queries.ts";
+import { ibanBox } from "./bank-accounts/service.ts";
+import {
+  connectAccountOf,
+  linkPayoutEvent,
+  type PayoutRow,
+  payoutIdForEvent,
+  recordPayoutEvent,
+  saveConnectAccount,
+  setProviderPayoutId,
+} from "./queries.ts";
 import { lockPayout, markFailed, markPaid } from "./service.ts";
 
 /** Sends an approved payout to its provider; queued with the approval, retried on passing errors. */
@@ -20,22 +27,10 @@ export const submitPayoutJob = jobKind("payouts.submit", z.object({ payoutId: z.
 /** What the provider creates remotely is remembered in the job's transaction. */
 function storeIn(tx: Tx): PayoutProviderStore {
   return {
-    async connectAccountOf(userId) {
-      const [row] = await tx
-        .select({ accountId: stripeConnectAccounts.accountId })
-        .from(stripeConnectAccounts)
-        .where(eq(stripeConnectAccounts.userId, userId));
-      return row?.accountId ?? null;
-    },
-    async saveConnectAccount(userId, accountId) {
-      await tx.insert(stripeConnectAccounts).values({ userId, accountId }).onConflictDoNothing();
-    },
-    async saveExternalAccount(bankAccountId, externalAccountId) {
-      await tx
-        .update(bankAccounts)
-        .set({ stripeExternalAccountId: externalAccountId })
-        .where(eq(bankAccounts.id, bankAccountId));
-    },
+    connectAccountOf: (userId) => connectAccountOf(tx, userId),
+    saveConnectAccount: (userId, accountId) => saveConnectAccount(tx, userId, accountId),
+    saveExternalAccount: (bankAccountId, externalAccountId) =>
+      saveExternalAccount(tx, bankAccountId, externalAccountId),
   };
 }
 
@@ -49,10 +44,7 @@ export async function submitPayout(tx: Tx, config: Config, provider: PayoutProvi
   if (row.status !== "processing" || row.providerPayoutId !== null) return "skipped" as const;
   if (row.provider !== provider.kind)
     throw new Error(`payout ${row.id} belongs to the ${row.provider} provider, not ${provider.kind}`);
-  const [bank] = await tx
-    .select()
-    .from(bankAccounts)
-    .where(and(eq(bankAccounts.id, row.bankAccountId ?? ""), eq(bankAccounts.ownerId, row.userId)));
+  const bank = await ownBankAccount(tx, row.userId, row.bankAccountId ?? "");
   if (!bank) {
     // Only an account deletion removes it while a payout is open (a bank account alone cannot be).
     await markFailed(tx, row, "The bank account was removed before the payout was sent.");
@@ -71,10 +63,7 @@ export async function submitPayout(tx: Tx, config: Config, provider: PayoutProvi
       storeIn(tx),
     );
     if (submitted.providerPayoutId !== null) {
-      await tx
-        .update(payouts)
-        .set({ providerPayoutId: submitted.providerPayoutId, updatedAt: new Date() })
-        .where(eq(payouts.id, row.id));
+      await setProviderPayoutId(tx, row.id, submitted.providerPayoutId);
     }
     return "submitted" as const;
   } catch (error) {
@@ -84,7 +73,10 @@ export async function submitPayout(tx: Tx, config: Config, provider: PayoutProvi
   }
 }
 
-export function registerPayoutJobs(registry: JobRegistry, config: Config, provider: PayoutProvider): void {
+export function registerPayoutJobs(
+  registry: JobRegistry,
+  { config, payouts: provider }: { config: Config; payouts: PayoutProvider },
+): void {
   registry.register(submitPayoutJob, async (tx, { payoutId }) => {
     await submitPayout(tx, config, provider, payoutId);
   });
@@ -104,37 +96,30 @@ export async function applyPayoutEvent(
   provider: PayoutProvider,
   event: PayoutEvent,
 ): Promise<ApplyResult> {
-  const [recorded] = await tx
-    .insert(payoutEvents)
-    .values({ provider: provider.kind, eventId: event.id, type: event.type, payload: event.raw })
-    .onConflictDoNothing({ target: [payoutEvents.provider, payoutEvents.eventId] })
-    .returning({ id: payoutEvents.id });
+  const recorded = await recordPayoutEvent(tx, {
+    provider: provider.kind,
+    eventId: event.id,
+    type: event.type,
+    payload: event.raw,
+  });
   if (!recorded) return "duplicate";
 
   const ours = event.payoutId && uuid.safeParse(event.payoutId).success ? event.payoutId : null;
-  const [found] = await tx
-    .select({ id: payouts.id })
-    .from(payouts)
-    .where(
-      and(
-        eq(payouts.provider, provider.kind),
-        ours ? eq(payouts.id, ours) : eq(payouts.providerPayoutId, event.providerPayoutId),
-      ),
-    );
+  const found = await payoutIdForEvent(tx, provider.kind, ours, event.providerPayoutId);
   if (!found) return "ignored";
-  const row: PayoutRow = await lockPayout(tx, found.id);
-  await tx.update(payoutEvents).set({ payoutId: row.id }).where(eq(payoutEvents.id, recorded.id));
+  const row: PayoutRow = await lockPayout(tx, found);
+  await linkPayoutEvent(tx, recorded, row.id);
   // Another payout object than the one we created for it (metadata copied by hand, a test payout).
   if (row.providerPayoutId !== null && row.providerPayoutId !== event.providerPayoutId) return "ignored";
   if (event.account !== null) {
-    const [connected] = await tx
-      .select({ accountId: stripeConnectAccounts.accountId })
-      .from(stripeConnectAccounts)
-      .where(eq(stripeConnectAccounts.userId, row.userId));
-    if (connected?.accountId !== event.account) return "ignored";
+    if ((await connectAccountOf(tx, row.userId)) !== event.account) return "ignored";
   }
   if (row.status !== "processing") return "ignored";
   if (event.type === "paid") await markPaid(tx, row, event.createdAt);
   else await markFailed(tx, row, event.failureReason ?? "The bank refused the transfer.", event.createdAt);
   return "applied";
 }
+
+/** The webhook's side: one event, applied in its own transaction. */
+export const applyPayoutWebhook = (db: Db, provider: PayoutProvider, event: PayoutEvent) =>
+  db.transaction((tx) => applyPayoutEvent(tx, provider, event));

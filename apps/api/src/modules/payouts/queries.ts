@@ -1,12 +1,11 @@
-import type { AdminPayout, Currency, Payout, PayoutProviderKind, PayoutStatus } from "@salelink/contracts";
+import type { Currency, Payout, PayoutProviderKind, PayoutStatus } from "@salelink/contracts";
 import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../db/client.ts";
-import { bankAccounts, ledgerBalances, payouts, users } from "../../db/schema/index.ts";
-import { identityApproved } from "../kyc/queries.ts";
+import type { DbOrTx, Tx } from "../../db/client.ts";
+import { ledgerBalances, payoutEvents, payouts, stripeConnectAccounts } from "../../db/schema/index.ts";
 
 /*
- * Reads of payouts. The owner's id is in every where of what a user sees; the admin queue reads
- * across accounts, behind the admin rule of its routes.
+ * Payouts' SQL. The owner's id is in every where of what a user sees; the transitions work on one
+ * payout by its id, under the row lock its service takes; the admin queue's reads are in admin/.
  */
 
 /** "FR•• •••• 1234": the country and the last four characters, enough to recognise it, not to use it. */
@@ -43,7 +42,7 @@ export async function availableOf(db: DbOrTx, userId: string, currency: Currency
     .from(ledgerBalances)
     .where(
       and(
-        eq(ledgerBalances.holder, userId),
+        eq(ledgerBalances.ownerId, userId),
         eq(ledgerBalances.account, "available"),
         eq(ledgerBalances.currency, currency),
       ),
@@ -58,7 +57,7 @@ export async function availableBalances(
   const rows = await db
     .select({ currency: ledgerBalances.currency, amount: ledgerBalances.balanceMinor })
     .from(ledgerBalances)
-    .where(and(eq(ledgerBalances.holder, userId), eq(ledgerBalances.account, "available")))
+    .where(and(eq(ledgerBalances.ownerId, userId), eq(ledgerBalances.account, "available")))
     .orderBy(ledgerBalances.currency);
   return rows;
 }
@@ -72,17 +71,8 @@ export async function openPayoutOf(db: DbOrTx, userId: string): Promise<PayoutRo
   return row ?? null;
 }
 
-export async function hasBankAccount(db: DbOrTx, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: bankAccounts.id })
-    .from(bankAccounts)
-    .where(eq(bankAccounts.ownerId, userId))
-    .limit(1);
-  return row !== undefined;
-}
-
 /** Newest first; the cursor is the last item's id, read within the same owner's payouts. */
-function after(cursor: string | undefined, userId?: string): SQL | undefined {
+export function after(cursor: string | undefined, userId?: string): SQL | undefined {
   if (!cursor) return undefined;
   const owner = userId ? sql`and p2.user_id = ${userId}` : sql``;
   return sql`(${payouts.requestedAt}, ${payouts.id}) < (select p2.requested_at, p2.id from payouts p2 where p2.id = ${cursor} ${owner})`;
@@ -106,61 +96,105 @@ export async function transfersOf(
   };
 }
 
-async function toAdminPayouts(
-  db: DbOrTx,
-  rows: {
-    payout: PayoutRow;
-    email: string;
-    onboardingCompletedAt: Date | null;
-    bankAccountOnFile: boolean;
-  }[],
-): Promise<AdminPayout[]> {
-  // The identity rule is the identity module's own: asked per payee, at most a page of them.
-  const payees = [...new Set(rows.map((r) => r.payout.userId))];
-  const approved = new Map(
-    await Promise.all(payees.map(async (id) => [id, await identityApproved(db, id)] as const)),
-  );
-  return rows.map((r) => ({
-    ...toPayout(r.payout),
-    user: { id: r.payout.userId, email: r.email },
-    identityApproved: approved.get(r.payout.userId) ?? false,
-    onboardingCompleted: r.onboardingCompletedAt !== null,
-    bankAccountOnFile: r.bankAccountOnFile,
-    provider: r.payout.provider satisfies PayoutProviderKind,
-    providerPayoutId: r.payout.providerPayoutId,
-  }));
+// --- Writes: a request, and the transitions of one payout (its row locked by the caller) ---------
+
+export async function insertPayout(
+  tx: DbOrTx,
+  values: {
+    userId: string;
+    bankAccountId: string;
+    holderName: string;
+    ibanCountry: string;
+    ibanLast4: string;
+    amountMinor: number;
+    currency: Currency;
+    provider: PayoutProviderKind;
+  },
+): Promise<PayoutRow> {
+  const [row] = await tx.insert(payouts).values(values).returning();
+  if (!row) throw new Error("payout not inserted");
+  return row;
 }
 
-function adminRows(db: DbOrTx) {
-  return db
-    .select({
-      payout: payouts,
-      email: users.email,
-      onboardingCompletedAt: users.onboardingCompletedAt,
-      bankAccountOnFile: sql<boolean>`exists (select 1 from bank_accounts b where b.id = ${payouts.bankAccountId} and b.owner_id = ${payouts.userId})`,
-    })
+/** The payout, its row locked until the transaction ends. */
+export async function lockPayoutRow(tx: Tx, id: string): Promise<PayoutRow | null> {
+  const [row] = await tx.select().from(payouts).where(eq(payouts.id, id)).for("update");
+  return row ?? null;
+}
+
+export async function setProcessing(tx: DbOrTx, id: string, at: Date): Promise<PayoutRow | null> {
+  const [updated] = await tx
+    .update(payouts)
+    .set({ status: "processing", processingAt: at, updatedAt: at })
+    .where(eq(payouts.id, id))
+    .returning();
+  return updated ?? null;
+}
+
+export async function setPaid(tx: DbOrTx, id: string, at: Date): Promise<void> {
+  await tx
+    .update(payouts)
+    .set({ status: "paid", paidAt: at, updatedAt: new Date() })
+    .where(eq(payouts.id, id));
+}
+
+export async function setFailed(tx: DbOrTx, id: string, reason: string, at: Date): Promise<void> {
+  await tx
+    .update(payouts)
+    .set({ status: "failed", failureReason: reason, failedAt: at, updatedAt: new Date() })
+    .where(eq(payouts.id, id));
+}
+
+export async function setProviderPayoutId(tx: DbOrTx, id: string, providerPayoutId: string): Promise<void> {
+  await tx.update(payouts).set({ providerPayoutId, updatedAt: new Date() }).where(eq(payouts.id, id));
+}
+
+// --- The provider's side: its connected accounts and the outcomes it reports --------------------
+
+export async function connectAccountOf(db: DbOrTx, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ accountId: stripeConnectAccounts.accountId })
+    .from(stripeConnectAccounts)
+    .where(eq(stripeConnectAccounts.userId, userId));
+  return row?.accountId ?? null;
+}
+
+export async function saveConnectAccount(db: DbOrTx, userId: string, accountId: string): Promise<void> {
+  await db.insert(stripeConnectAccounts).values({ userId, accountId }).onConflictDoNothing();
+}
+
+/** Records a provider's event once: the new row's id, or null when it was already recorded. */
+export async function recordPayoutEvent(
+  tx: DbOrTx,
+  event: { provider: PayoutProviderKind; eventId: string; type: string; payload: unknown },
+): Promise<string | null> {
+  const [recorded] = await tx
+    .insert(payoutEvents)
+    .values(event)
+    .onConflictDoNothing({ target: [payoutEvents.provider, payoutEvents.eventId] })
+    .returning({ id: payoutEvents.id });
+  return recorded?.id ?? null;
+}
+
+export async function linkPayoutEvent(tx: DbOrTx, eventRowId: string, payoutId: string): Promise<void> {
+  await tx.update(payoutEvents).set({ payoutId }).where(eq(payoutEvents.id, eventRowId));
+}
+
+/** The provider's payout that an event is about: by our id when it carries one, else by the provider's. */
+export async function payoutIdForEvent(
+  tx: DbOrTx,
+  provider: PayoutProviderKind,
+  ours: string | null,
+  providerPayoutId: string,
+): Promise<string | null> {
+  const [found] = await tx
+    .select({ id: payouts.id })
     .from(payouts)
-    .innerJoin(users, eq(users.id, payouts.userId));
-}
-
-/** The admin queue, newest first, with what an operator checks before paying. */
-export async function adminPayouts(
-  db: DbOrTx,
-  query: { status?: PayoutStatus; cursor?: string; limit: number },
-): Promise<{ items: AdminPayout[]; nextCursor: string | null }> {
-  const rows = await adminRows(db)
-    .where(and(query.status ? eq(payouts.status, query.status) : undefined, after(query.cursor)))
-    .orderBy(desc(payouts.requestedAt), desc(payouts.id))
-    .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
-  return {
-    items: await toAdminPayouts(db, page),
-    nextCursor: rows.length > query.limit ? (page.at(-1)?.payout.id ?? null) : null,
-  };
-}
-
-export async function adminPayoutById(db: DbOrTx, id: string): Promise<AdminPayout | null> {
-  const rows = await adminRows(db).where(eq(payouts.id, id));
-  const [item] = await toAdminPayouts(db, rows);
-  return item ?? null;
+    .where(
+      and(
+        eq(payouts.provider, provider),
+        ours ? eq(payouts.id, ours) : eq(payouts.providerPayoutId, providerPayoutId),
+      ),
+    );
+  return found?.id ?? null;
 }

@@ -11,9 +11,8 @@ import type { Db } from "../../db/client.ts";
 import { signedWebhookRoute } from "../../lib/signed-webhook.ts";
 import { WebhookSignatureError } from "../../providers/payments/types.ts";
 import type { PayoutProvider } from "../../providers/payouts/types.ts";
-import { applyPayoutEvent, registerPayoutJobs } from "./events.ts";
-import { transfersOf } from "./queries.ts";
-import { payoutEligibility, requestPayout } from "./service.ts";
+import { applyPayoutWebhook } from "./events.ts";
+import { listTransfers, payoutEligibility, requestPayout } from "./service.ts";
 
 export interface PayoutDeps {
   db: Db;
@@ -28,8 +27,6 @@ export const payoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, deps)
   const { db, config, payouts } = deps;
   const tags = ["payouts"];
   const auth = { auth: "user" } as const;
-
-  registerPayoutJobs(app.services.jobs.registry, config, payouts);
 
   app.get(
     "/profile/payout",
@@ -73,7 +70,7 @@ export const payoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, deps)
         response: { 200: transferListSchema },
       },
     },
-    async (request) => transfersOf(db, (await request.requireUser()).id, request.query),
+    async (request) => listTransfers(db, (await request.requireUser()).id, request.query),
   );
 
   await signedWebhookRoute(app, {
@@ -88,7 +85,7 @@ export const payoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, deps)
     handle: async (raw, headers) => {
       const event = payouts.parseWebhook(raw, headers);
       if (!event) return "ignored";
-      return db.transaction((tx) => applyPayoutEvent(tx, payouts, event));
+      return applyPayoutWebhook(db, payouts, event);
     },
   });
 };

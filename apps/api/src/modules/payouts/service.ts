@@ -1,25 +1,30 @@
 import type { Locale, Payout, PayoutEligibility, payoutRequestBodySchema } from "@salelink/contracts";
-import { and, eq, inArray } from "drizzle-orm";
+import { formatMoney } from "@salelink/contracts/money";
 import type { z } from "zod";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx, Tx } from "../../db/client.ts";
-import { bankAccounts, payouts } from "../../db/schema/index.ts";
 import { AppError, validation } from "../../lib/errors.ts";
+import { isUniqueViolation } from "../../lib/pg-errors.ts";
 import type { PayoutProvider } from "../../providers/payouts/types.ts";
 import { isSuspended } from "../admin/accounts/queries.ts";
 import type { SessionUser } from "../auth/sessions.ts";
-import { formatForMail } from "../checkout/events.ts";
 import { identityApproved } from "../kyc/queries.ts";
 import { post } from "../wallet/ledger.ts";
 import { payoutFailed, payoutPaid, payoutRequested } from "../wallet/postings.ts";
+import { hasBankAccount, lockOwnBankAccount } from "./bank-accounts/queries.ts";
+import { bankAccountNotFound } from "./bank-accounts/service.ts";
 import {
   availableBalances,
   availableOf,
-  hasBankAccount,
+  insertPayout,
+  lockPayoutRow,
   openPayoutOf,
-  openStatuses,
   type PayoutRow,
+  setFailed,
+  setPaid,
+  setProcessing,
   toPayout,
+  transfersOf,
 } from "./queries.ts";
 
 /*
@@ -27,23 +32,12 @@ import {
  * creates the payout; paid sends it on to the bank; failed brings it back to available, once.
  */
 
-export const bankAccountNotFound = () =>
-  new AppError("NotFoundException", "This bank account was not found.");
 export const openPayoutConflict = () =>
   new AppError(
     "ConflictException",
     "You already have a withdrawal in progress: wait until it is paid or failed.",
   );
 const payoutNotFound = () => new AppError("NotFoundException", "This payout was not found.");
-
-/** PostgreSQL's unique_violation on `constraint`, from PGlite or node-postgres, possibly wrapped by drizzle. */
-export function isUniqueViolation(err: unknown, constraint: string): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    const pgErr = e as Error & { code?: string; constraint?: string };
-    if (pgErr.code === "23505") return pgErr.constraint === constraint;
-  }
-  return false;
-}
 
 /** GET /profile/payout: limits, balances and what stands in the way, in the order to clear them. */
 export async function payoutEligibility(
@@ -76,6 +70,10 @@ export async function payoutEligibility(
   };
 }
 
+/** GET /profile/transfers: my payouts, newest first. */
+export const listTransfers = (db: Db, userId: string, query: { cursor?: string; limit: number }) =>
+  transfersOf(db, userId, query);
+
 /** POST /profile/payout */
 export async function requestPayout(
   db: Db,
@@ -102,11 +100,7 @@ export async function requestPayout(
     return await db.transaction(async (tx) => {
       // The bank account's row lock orders this request against the account's deletion and against
       // other requests to it; requests to two different accounts meet at the one-open-payout index.
-      const [bank] = await tx
-        .select()
-        .from(bankAccounts)
-        .where(and(eq(bankAccounts.id, body.bankAccountId), eq(bankAccounts.ownerId, user.id)))
-        .for("update");
+      const bank = await lockOwnBankAccount(tx, user.id, body.bankAccountId);
       if (!bank) throw bankAccountNotFound();
       if (await openPayoutOf(tx, user.id)) throw openPayoutConflict();
       const available = await availableOf(tx, user.id, body.currency);
@@ -115,30 +109,26 @@ export async function requestPayout(
         throw validation(
           { amount: ["The minimum withdrawal is {minimum}."] },
           "The minimum withdrawal is {minimum}.",
-          { minimum: formatForMail(minimum, body.currency, locale) },
+          { minimum: formatMoney(minimum, body.currency, locale) },
         );
       }
       if (amount > available) {
         throw validation(
           { amount: ["You can withdraw at most {available}."] },
           "You can withdraw at most {available}.",
-          { available: formatForMail(available, body.currency, locale) },
+          { available: formatMoney(available, body.currency, locale) },
         );
       }
-      const [row] = await tx
-        .insert(payouts)
-        .values({
-          userId: user.id,
-          bankAccountId: bank.id,
-          holderName: bank.holderName,
-          ibanCountry: bank.ibanCountry,
-          ibanLast4: bank.ibanLast4,
-          amountMinor: amount,
-          currency: body.currency,
-          provider: provider.kind,
-        })
-        .returning();
-      if (!row) throw new Error("payout not inserted");
+      const row = await insertPayout(tx, {
+        userId: user.id,
+        bankAccountId: bank.id,
+        holderName: bank.holderName,
+        ibanCountry: bank.ibanCountry,
+        ibanLast4: bank.ibanLast4,
+        amountMinor: amount,
+        currency: body.currency,
+        provider: provider.kind,
+      });
       // Refuses an overdraft (the balance's CHECK) with a 409, rolling the payout back with it.
       await post(
         tx,
@@ -153,33 +143,10 @@ export async function requestPayout(
   }
 }
 
-/** DELETE /profile/bank-accounts/:id: refused while a payout to it is open, under the row's lock. */
-export async function deleteBankAccount(db: Db, userId: string, bankAccountId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const [bank] = await tx
-      .select({ id: bankAccounts.id })
-      .from(bankAccounts)
-      .where(and(eq(bankAccounts.id, bankAccountId), eq(bankAccounts.ownerId, userId)))
-      .for("update");
-    if (!bank) throw bankAccountNotFound();
-    const [open] = await tx
-      .select({ id: payouts.id })
-      .from(payouts)
-      .where(and(eq(payouts.bankAccountId, bank.id), inArray(payouts.status, [...openStatuses])))
-      .limit(1);
-    if (open)
-      throw new AppError(
-        "ConflictException",
-        "A withdrawal to this bank account is in progress: you can delete it once it is paid or failed.",
-      );
-    await tx.delete(bankAccounts).where(and(eq(bankAccounts.id, bank.id), eq(bankAccounts.ownerId, userId)));
-  });
-}
-
 // --- Transitions: each locks the payout's row and checks its status under the lock ---------------
 
 export async function lockPayout(tx: Tx, id: string): Promise<PayoutRow> {
-  const [row] = await tx.select().from(payouts).where(eq(payouts.id, id)).for("update");
+  const row = await lockPayoutRow(tx, id);
   if (!row) throw payoutNotFound();
   return row;
 }
@@ -193,19 +160,13 @@ const facts = (row: PayoutRow) => ({
 
 /** processing → paid: the money leaves in transit for the bank. */
 export async function markPaid(tx: DbOrTx, row: PayoutRow, at = new Date()): Promise<void> {
-  await tx
-    .update(payouts)
-    .set({ status: "paid", paidAt: at, updatedAt: new Date() })
-    .where(eq(payouts.id, row.id));
+  await setPaid(tx, row.id, at);
   await post(tx, payoutPaid(facts(row)));
 }
 
 /** requested or processing → failed: the amount returns to available. */
 export async function markFailed(tx: DbOrTx, row: PayoutRow, reason: string, at = new Date()): Promise<void> {
-  await tx
-    .update(payouts)
-    .set({ status: "failed", failureReason: reason, failedAt: at, updatedAt: new Date() })
-    .where(eq(payouts.id, row.id));
+  await setFailed(tx, row.id, reason, at);
   await post(tx, payoutFailed(facts(row)));
 }
 
@@ -226,12 +187,7 @@ export async function approve(tx: Tx, provider: PayoutProvider, id: string): Pro
   await refuseSuspendedPayee(tx, row);
   if (row.provider !== provider.kind)
     throw new AppError("ConflictException", "This payout was requested through another payout provider.");
-  const now = new Date();
-  const [updated] = await tx
-    .update(payouts)
-    .set({ status: "processing", processingAt: now, updatedAt: now })
-    .where(eq(payouts.id, id))
-    .returning();
+  const updated = await setProcessing(tx, id, new Date());
   if (!updated) throw payoutNotFound();
   return updated;
 }

@@ -1,10 +1,9 @@
-import { eq, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "../../config.ts";
 import type { DbOrTx, Tx } from "../../db/client.ts";
-import { creatorProfiles, files, links } from "../../db/schema/index.ts";
 import { type JobRegistry, jobKind } from "../../jobs/index.ts";
 import type { ObjectStorage } from "../../providers/storage/index.ts";
+import { deleteFile, findFileForUpdate, isFileAttached } from "./queries.ts";
 
 /*
  * Uploads never attached are removed (issue 16). Each upload queues, in the transaction that records
@@ -33,33 +32,17 @@ export async function queueUnattachedCleanup(tx: DbOrTx, config: Config, fileId:
   );
 }
 
-/** Whether a link (as its content or cover) or a profile (as its avatar) uses the file. */
-async function isAttached(tx: Tx, fileId: string): Promise<boolean> {
-  const [link] = await tx
-    .select({ id: links.id })
-    .from(links)
-    .where(or(eq(links.fileId, fileId), eq(links.coverFileId, fileId)))
-    .limit(1);
-  if (link) return true;
-  const [profile] = await tx
-    .select({ id: creatorProfiles.id })
-    .from(creatorProfiles)
-    .where(eq(creatorProfiles.avatarFileId, fileId))
-    .limit(1);
-  return Boolean(profile);
-}
-
 /** Deletes the row of an upload attached to nothing; answers whether it did. */
 export async function removeIfUnattached(tx: Tx, fileId: string): Promise<boolean> {
-  const [file] = await tx.select().from(files).where(eq(files.id, fileId)).for("update");
-  if (!file || (await isAttached(tx, fileId))) return false;
-  await tx.delete(files).where(eq(files.id, fileId));
+  const file = await findFileForUpdate(tx, fileId);
+  if (!file || (await isFileAttached(tx, fileId))) return false;
+  await deleteFile(tx, fileId);
   const keys = [file.storageKey, file.previewKey, file.coverKey].filter((k): k is string => Boolean(k));
   await removeObjectsJob.enqueue(tx, { keys }, { dedupeKey: `remove-objects:${fileId}` });
   return true;
 }
 
-export function registerUploadJobs(registry: JobRegistry, storage: ObjectStorage): void {
+export function registerUploadJobs(registry: JobRegistry, { storage }: { storage: ObjectStorage }): void {
   registry.register(removeUnattachedJob, async (tx, { fileId }) => {
     await removeIfUnattached(tx, fileId);
   });

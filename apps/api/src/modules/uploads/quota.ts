@@ -1,10 +1,9 @@
 import type { UploadUsage } from "@salelink/contracts";
-import { eq, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import type { DbOrTx } from "../../db/client.ts";
-import { files, users } from "../../db/schema/index.ts";
 import { AppError } from "../../lib/errors.ts";
+import { lockOwner, sumFileBytes } from "./queries.ts";
 
 /*
  * Per-account limits on uploads (issue 16): a storage quota, checked before any byte is stored and
@@ -19,16 +18,12 @@ export const quotaBytesOf = (config: Config) => config.UPLOAD_QUOTA_MB * MiB;
 /** 413 in the one error format: the spec's 'Maximum total size exceeded' on the file field. */
 export const quotaExceeded = () =>
   new AppError("PayloadTooLargeException", "Your storage is full. Delete files you no longer need.", {
-    file: ["Maximum total size exceeded"],
+    errors: {
+      file: ["Maximum total size exceeded"],
+    },
   });
 
-export async function usedBytes(db: DbOrTx, ownerId: string): Promise<number> {
-  const [row] = await db
-    .select({ used: sql<number>`coalesce(sum(${files.sizeBytes}), 0)::bigint`.mapWith(Number) })
-    .from(files)
-    .where(eq(files.ownerId, ownerId));
-  return row?.used ?? 0;
-}
+export const usedBytes = (db: DbOrTx, ownerId: string): Promise<number> => sumFileBytes(db, ownerId);
 
 export async function usageOf(db: DbOrTx, config: Config, ownerId: string): Promise<UploadUsage> {
   return {
@@ -56,7 +51,7 @@ export async function claimRoom(
   ownerId: string,
   sizeBytes: number,
 ): Promise<void> {
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, ownerId)).for("no key update");
+  await lockOwner(tx, ownerId);
   if ((await usedBytes(tx, ownerId)) + sizeBytes > quotaBytesOf(config)) throw quotaExceeded();
 }
 
@@ -70,13 +65,9 @@ export function uploadRateLimit(config: Config) {
     keyGenerator: async (request: FastifyRequest) =>
       `upload:${(await request.currentUser())?.id ?? request.ip}`,
     errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
-      new AppError(
-        "RateLimitException",
-        "You have uploaded too many files. Please try again in {after}.",
-        undefined,
-        undefined,
-        429,
-        { after: context.after },
-      ),
+      new AppError("RateLimitException", "You have uploaded too many files. Please try again in {after}.", {
+        status: 429,
+        params: { after: context.after },
+      }),
   };
 }

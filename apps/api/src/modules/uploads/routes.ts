@@ -7,7 +7,6 @@ import type { Db } from "../../db/client.ts";
 import { AppError } from "../../lib/errors.ts";
 import { multipartBodyDocs } from "../../plugins/openapi.ts";
 import { attachmentDisposition, KEY_SPACES, verifyLocalSignature } from "../../providers/storage/index.ts";
-import { registerUploadJobs } from "./cleanup.ts";
 import { roomLeft, uploadRateLimit, usageOf } from "./quota.ts";
 import { receiveUpload, storeUpload, UPLOAD_RULES } from "./service.ts";
 
@@ -36,8 +35,6 @@ const filesQuerySchema = z.object({
 export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesDeps> = async (app, deps) => {
   const { db, config } = deps;
   const storage = app.services.storage;
-
-  registerUploadJobs(app.services.jobs.registry, storage);
 
   // Encapsulated: multipart bodies are parsed for this plugin's routes only.
   await app.register(fastifyMultipart, { limits: { files: 2, fields: 20, parts: 30 } });

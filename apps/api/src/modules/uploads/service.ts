@@ -10,12 +10,12 @@ import type { Multipart } from "@fastify/multipart";
 import { type UploadedFile, type UploadUse, uploadRules } from "@salelink/contracts";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { files } from "../../db/schema/index.ts";
 import { AppError, validation } from "../../lib/errors.ts";
 import { checkUpload, type FileKind, SNIFF_BYTES, type UploadRules } from "../../lib/file-types.ts";
 import { coverImage, ImageRejectedError, imagePreview } from "../../lib/images.ts";
 import { KEY_SPACES, newObjectKey, type ObjectStorage } from "../../providers/storage/index.ts";
 import { queueUnattachedCleanup } from "./cleanup.ts";
+import { type FileRow, insertFile } from "./queries.ts";
 import { claimRoom, quotaExceeded } from "./quota.ts";
 
 const MiB = 1024 * 1024;
@@ -54,7 +54,9 @@ export function sanitizeFileName(name: string | undefined): string {
 }
 
 const tooLarge = () =>
-  new AppError("PayloadTooLargeException", "The request is too large.", { file: ["File is too large"] });
+  new AppError("PayloadTooLargeException", "The request is too large.", {
+    errors: { file: ["File is too large"] },
+  });
 const maxFiles = () => validation({ file: ["Max files"] });
 
 class LimitExceeded extends Error {}
@@ -161,7 +163,7 @@ export async function receiveUpload(
   return received;
 }
 
-function toPublic(row: typeof files.$inferSelect): UploadedFile {
+function toPublic(row: FileRow): UploadedFile {
   return {
     id: row.id,
     kind: row.kind as FileKind,
@@ -236,23 +238,17 @@ export async function storeUpload(
       await deps.storage.put(coverKey, cover, { contentType: "image/webp", contentLength: cover.length });
     }
 
-    const record = async (db: DbOrTx) => {
-      const [inserted] = await db
-        .insert(files)
-        .values({
-          ownerId,
-          storageKey,
-          contentType: type.mime,
-          kind: type.kind,
-          sizeBytes: received.size,
-          originalName: sanitizeFileName(received.declaredName),
-          previewKey,
-          coverKey,
-        })
-        .returning();
-      if (!inserted) throw new Error("file row not inserted");
-      return inserted;
-    };
+    const record = (db: DbOrTx) =>
+      insertFile(db, {
+        ownerId,
+        storageKey,
+        contentType: type.mime,
+        kind: type.kind,
+        sizeBytes: received.size,
+        originalName: sanitizeFileName(received.declaredName),
+        previewKey,
+        coverKey,
+      });
     // An account's upload: its quota checked again with its row locked (two uploads at once cannot
     // both take the last room), and its removal queued in case nothing ever uses it (cleanup.ts).
     const row = limits

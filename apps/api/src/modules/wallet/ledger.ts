@@ -1,14 +1,27 @@
 import type { Currency } from "@salelink/contracts";
-import { and, eq, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../db/client.ts";
 import {
+  isUserAccount,
   type LedgerAccount,
-  ledgerBalances,
-  ledgerEntries,
-  ledgerTransactions,
+  type LedgerTransactionKind,
   nonNegativeAccounts,
-} from "../../db/schema/index.ts";
+} from "@salelink/contracts/ledger";
+import type { DbOrTx } from "../../db/client.ts";
 import { AppError } from "../../lib/errors.ts";
+import { isCheckViolation } from "../../lib/pg-errors.ts";
+import {
+  addToBalance,
+  type BalanceDelta,
+  balancesNotMatchingEntries,
+  insertEntries,
+  insertTransaction,
+  negativeBalances,
+  platformBalances,
+  transactionIdOf,
+  unbalancedTransactionIds,
+  userBalances,
+} from "./queries.ts";
+
+export { rowsOf } from "./queries.ts";
 
 /*
  * The one way money moves (DESIGN section 4): `post` writes a transaction of entries that sum to
@@ -27,7 +40,7 @@ export interface EntryInput {
 }
 
 export interface Posting {
-  kind: string;
+  kind: LedgerTransactionKind;
   /** With `kind`, identifies the event: posting the same pair again changes nothing. */
   reference: string;
   memo?: Record<string, string | number | null>;
@@ -36,7 +49,7 @@ export interface Posting {
 
 export class LedgerImbalanceError extends Error {}
 
-const platformAccounts: readonly LedgerAccount[] = ["platform_fees", "provider", "buyer_refunds"];
+/** Selects the platform's balances in `balancesOf` (its entries carry no owner). */
 export const PLATFORM = "platform";
 
 /** Refuses a posting that would not balance, or that puts a user's money in the platform's accounts. */
@@ -47,8 +60,7 @@ export function assertBalanced(posting: Posting): void {
     if (!Number.isSafeInteger(e.amountMinor) || e.amountMinor === 0) {
       throw new LedgerImbalanceError(`${posting.kind}: amount ${e.amountMinor} is not a non-zero integer`);
     }
-    const platform = platformAccounts.includes(e.account);
-    if (platform !== (e.ownerId === null)) {
+    if (isUserAccount(e.account) !== (e.ownerId !== null)) {
       throw new LedgerImbalanceError(`${posting.kind}: account ${e.account} with owner ${e.ownerId}`);
     }
     sums.set(e.currency, (sums.get(e.currency) ?? 0) + e.amountMinor);
@@ -56,15 +68,6 @@ export function assertBalanced(posting: Posting): void {
   for (const [currency, sum] of sums) {
     if (sum !== 0) throw new LedgerImbalanceError(`${posting.kind}: ${currency} entries sum to ${sum}`);
   }
-}
-
-/** PostgreSQL's check_violation, from PGlite or node-postgres, possibly wrapped by drizzle. */
-function isCheckViolation(err: unknown, constraint: string): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    const pgErr = e as Error & { code?: string; constraint?: string };
-    if (pgErr.code === "23514") return pgErr.constraint === undefined || pgErr.constraint === constraint;
-  }
-  return false;
 }
 
 export const insufficientFunds = () =>
@@ -80,23 +83,19 @@ export async function post(
   posting: Posting,
 ): Promise<{ transactionId: string; created: boolean }> {
   assertBalanced(posting);
-  const [inserted] = await tx
-    .insert(ledgerTransactions)
-    .values({ kind: posting.kind, reference: posting.reference, memo: posting.memo ?? {} })
-    .onConflictDoNothing({ target: [ledgerTransactions.kind, ledgerTransactions.reference] })
-    .returning({ id: ledgerTransactions.id });
-  if (!inserted) {
-    const [existing] = await tx
-      .select({ id: ledgerTransactions.id })
-      .from(ledgerTransactions)
-      .where(
-        and(eq(ledgerTransactions.kind, posting.kind), eq(ledgerTransactions.reference, posting.reference)),
-      );
-    return { transactionId: existing?.id ?? "", created: false };
+  const transactionId = await insertTransaction(tx, {
+    kind: posting.kind,
+    reference: posting.reference,
+    memo: posting.memo ?? {},
+  });
+  if (!transactionId) {
+    const existing = await transactionIdOf(tx, posting.kind, posting.reference);
+    return { transactionId: existing ?? "", created: false };
   }
-  await tx.insert(ledgerEntries).values(
+  await insertEntries(
+    tx,
     posting.entries.map((e) => ({
-      transactionId: inserted.id,
+      transactionId,
       account: e.account,
       ownerId: e.ownerId,
       currency: e.currency,
@@ -105,55 +104,26 @@ export async function post(
     })),
   );
 
-  const deltas = new Map<
-    string,
-    { holder: string; account: LedgerAccount; currency: Currency; delta: number }
-  >();
+  const deltas = new Map<string, BalanceDelta>();
   for (const e of posting.entries) {
     // The platform's accounts keep no running balance: every sale touches them, and one row for all
     // sales would serialise every payment. They may go negative anyway; their sums come from entries.
     if (e.ownerId === null) continue;
-    const holder = e.ownerId;
-    const key = `${holder}|${e.account}|${e.currency}`;
-    const row = deltas.get(key) ?? { holder, account: e.account, currency: e.currency, delta: 0 };
+    const key = `${e.ownerId}|${e.account}|${e.currency}`;
+    const row = deltas.get(key) ?? { ownerId: e.ownerId, account: e.account, currency: e.currency, delta: 0 };
     row.delta += e.amountMinor;
     deltas.set(key, row);
   }
   // Always in the same order, so two postings touching the same balances cannot deadlock.
   const ordered = [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
   try {
-    for (const d of ordered) {
-      if (d.delta === 0) continue;
-      // Update first: an INSERT … ON CONFLICT checks the proposed row (the bare delta, negative for a
-      // debit) before it finds the conflict. The insert covers the first movement of an account.
-      const updated = await tx
-        .update(ledgerBalances)
-        .set({ balanceMinor: sql`${ledgerBalances.balanceMinor} + ${d.delta}`, updatedAt: sql`now()` })
-        .where(
-          and(
-            eq(ledgerBalances.holder, d.holder),
-            eq(ledgerBalances.account, d.account),
-            eq(ledgerBalances.currency, d.currency),
-          ),
-        )
-        .returning({ holder: ledgerBalances.holder });
-      if (updated.length > 0) continue;
-      await tx
-        .insert(ledgerBalances)
-        .values({ holder: d.holder, account: d.account, currency: d.currency, balanceMinor: d.delta })
-        .onConflictDoUpdate({
-          target: [ledgerBalances.holder, ledgerBalances.account, ledgerBalances.currency],
-          set: {
-            balanceMinor: sql`${ledgerBalances.balanceMinor} + excluded.balance_minor`,
-            updatedAt: sql`now()`,
-          },
-        });
-    }
+    for (const d of ordered) if (d.delta !== 0) await addToBalance(tx, d);
   } catch (err) {
-    if (isCheckViolation(err, "ledger_balances_never_negative")) throw insufficientFunds();
+    if (isCheckViolation(err, "ledger_balances_never_negative", { orUnnamed: true }))
+      throw insufficientFunds();
     throw err;
   }
-  return { transactionId: inserted.id, created: true };
+  return { transactionId, created: true };
 }
 
 export interface Balance {
@@ -162,34 +132,30 @@ export interface Balance {
   balanceMinor: number;
 }
 
-/** A user's balances (every account and currency that ever moved), or the platform's (from its entries). */
-export async function balancesOf(db: DbOrTx, holder: string): Promise<Balance[]> {
-  if (holder === PLATFORM) {
-    const rows = await db
-      .select({
-        account: ledgerEntries.account,
-        currency: ledgerEntries.currency,
-        balanceMinor: sql<string>`sum(${ledgerEntries.amountMinor})`,
-      })
-      .from(ledgerEntries)
-      .where(sql`${ledgerEntries.ownerId} is null`)
-      .groupBy(ledgerEntries.account, ledgerEntries.currency);
-    return rows.map((r) => ({ ...r, balanceMinor: Number(r.balanceMinor) }));
-  }
-  return db
-    .select({
-      account: ledgerBalances.account,
-      currency: ledgerBalances.currency,
-      balanceMinor: ledgerBalances.balanceMinor,
-    })
-    .from(ledgerBalances)
-    .where(eq(ledgerBalances.holder, holder));
+/**
+ * A user's balances (every account and currency that ever moved), or the platform's (`PLATFORM` or
+ * null: sums of its entries).
+ */
+export async function balancesOf(db: DbOrTx, owner: string | null): Promise<Balance[]> {
+  if (owner === PLATFORM || owner === null) return platformBalances(db);
+  return userBalances(db, owner);
 }
 
-/** The rows of a raw query, from PGlite's or node-postgres's result (both carry `rows`). */
-export function rowsOf<T>(result: unknown): T[] {
-  const rows = (result as { rows?: unknown } | null)?.rows;
-  return Array.isArray(rows) ? (rows as T[]) : [];
+/**
+ * These users' balances now, as the lookup the pure posting rules take (`coverShortfall`): an
+ * account that never moved holds zero.
+ */
+export async function balanceLookup(
+  db: DbOrTx,
+  ownerIds: Iterable<string>,
+): Promise<(ownerId: string, account: LedgerAccount, currency: Currency) => number> {
+  const amounts = new Map<string, number>();
+  for (const ownerId of new Set(ownerIds)) {
+    for (const b of await userBalances(db, ownerId)) {
+      amounts.set(`${ownerId}|${b.account}|${b.currency}`, b.balanceMinor);
+    }
+  }
+  return (ownerId, account, currency) => amounts.get(`${ownerId}|${account}|${currency}`) ?? 0;
 }
 
 export interface LedgerProblems {
@@ -203,31 +169,14 @@ export interface LedgerProblems {
  * the sum of its entries, and no balance that must stay positive is negative. Empty lists: all good.
  */
 export async function auditLedger(db: DbOrTx): Promise<LedgerProblems> {
-  const unbalanced = rowsOf<{ id: string }>(
-    await db.execute(sql`
-    select transaction_id::text as id from ledger_entries
-    group by transaction_id, currency having sum(amount_minor) <> 0`),
-  );
-  const mismatched = rowsOf<{ key: string }>(
-    await db.execute(sql`
-    with sums as (
-      select owner_id::text as holder, account, currency, sum(amount_minor) as total
-      from ledger_entries where owner_id is not null group by 1, 2, 3
-    )
-    select coalesce(b.holder, s.holder) || '|' || coalesce(b.account, s.account) || '|' || coalesce(b.currency, s.currency) as key
-    from ledger_balances b
-    full join sums s on s.holder = b.holder and s.account = b.account and s.currency = b.currency
-    where coalesce(b.balance_minor, 0) <> coalesce(s.total, 0)`),
-  );
-  const negative = await db
-    .select({ holder: ledgerBalances.holder, account: ledgerBalances.account })
-    .from(ledgerBalances)
-    .where(sql`${ledgerBalances.balanceMinor} < 0`);
+  const unbalancedTransactions = await unbalancedTransactionIds(db);
+  const mismatched = await balancesNotMatchingEntries(db);
+  const negative = await negativeBalances(db);
   return {
-    unbalancedTransactions: unbalanced.map((r) => r.id),
-    balancesNotMatchingEntries: mismatched.map((r) => r.key),
+    unbalancedTransactions,
+    balancesNotMatchingEntries: mismatched,
     negativeBalances: negative
       .filter((r) => nonNegativeAccounts.includes(r.account))
-      .map((r) => `${r.holder}|${r.account}`),
+      .map((r) => `${r.ownerId}|${r.account}`),
   };
 }

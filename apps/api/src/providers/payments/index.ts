@@ -1,7 +1,6 @@
-import { createHmac } from "node:crypto";
 import type { DbOrTx } from "../../db/client.ts";
 import type { PaymentsEnv } from "./env.ts";
-import { SandboxPaymentProvider } from "./sandbox.ts";
+import { SandboxPaymentProvider, sandboxWebhookSecret } from "./sandbox/provider.ts";
 import { StripePaymentProvider, stripeOptions } from "./stripe.ts";
 import type { PaymentProvider } from "./types.ts";
 
@@ -11,14 +10,11 @@ export {
   type SandboxEvent,
   SandboxPaymentProvider,
   sandboxEvent,
-} from "./sandbox.ts";
+  sandboxWebhookSecret,
+} from "./sandbox/provider.ts";
 export { signPayload, verifySignature } from "./signature.ts";
 export { StripePaymentProvider } from "./stripe.ts";
 export * from "./types.ts";
-
-/** The sandbox signs its events with a key derived from the app secret: nothing to configure. */
-export const sandboxWebhookSecret = (appSecret: string): string =>
-  createHmac("sha256", appSecret).update("sandbox-payments-webhook").digest("hex");
 
 export function createPaymentProvider(
   env: PaymentsEnv,

@@ -8,6 +8,7 @@ export { type StorageEnv, storageEnvSchema } from "./env.ts";
 export {
   assertKeyForPurpose,
   assertValidKey,
+  InvalidObjectKeyError,
   KEY_SPACES,
   keyFitsPurpose,
   newObjectKey,
@@ -22,7 +23,6 @@ export {
 } from "./local.ts";
 export { S3ObjectStorage, type S3Settings, s3Settings } from "./s3.ts";
 export {
-  InvalidObjectKeyError,
   type ObjectHead,
   ObjectNotFoundError,
   type ObjectStorage,

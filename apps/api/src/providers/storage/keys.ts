@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { InvalidObjectKeyError } from "./types.ts";
+
+/** A key outside the allowed characters, length or key space (never a path out of the store). */
+export class InvalidObjectKeyError extends Error {}
 
 const KEY_PATTERN = /^[A-Za-z0-9/_.-]+$/;
 /** S3's own limit, in bytes; all allowed characters are one byte. */

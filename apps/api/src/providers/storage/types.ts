@@ -40,5 +40,3 @@ export class ObjectNotFoundError extends Error {
     super(`No stored object under ${key}`);
   }
 }
-
-export class InvalidObjectKeyError extends Error {}

@@ -3,11 +3,12 @@ import type {
   AdminAccountListQuery,
   AdminIdentityList,
   AdminIdentityListQuery,
+  AdminRoleBody,
   AuditEntryView,
 } from "@salelink/contracts";
 import { adminIdentityStatusSchema, auditActionSchema } from "@salelink/contracts";
 import { and, desc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../../db/client.ts";
+import type { DbOrTx, Tx } from "../../../db/client.ts";
 import {
   adminAuditLog,
   campaigns,
@@ -19,7 +20,7 @@ import {
   payouts,
   users,
 } from "../../../db/schema/index.ts";
-import { maskEmail } from "../../affiliates/queries.ts";
+import { maskEmail } from "../../affiliates/pseudonyms.ts";
 
 /*
  * Reads for the admin console. Admins see every account, so there is no owner filter here: the
@@ -289,6 +290,27 @@ export async function auditList(
     })),
     nextCursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null,
   };
+}
+
+/** The account's role and suspension, its row locked so two admins acting on it at once are ordered. */
+export async function lockAccountRow(tx: Tx, id: string) {
+  const [row] = await tx
+    .select({ id: users.id, role: users.role, suspendedAt: users.suspendedAt })
+    .from(users)
+    .where(eq(users.id, id))
+    .for("update");
+  return row ?? null;
+}
+
+export async function setAccountSuspended(db: DbOrTx, id: string, suspended: boolean): Promise<void> {
+  await db
+    .update(users)
+    .set({ suspendedAt: suspended ? new Date() : null, updatedAt: new Date() })
+    .where(eq(users.id, id));
+}
+
+export async function setAccountRole(db: DbOrTx, id: string, role: AdminRoleBody["role"]): Promise<void> {
+  await db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, id));
 }
 
 /** Whether the account is suspended (a missing account counts as not suspended: callers 404 it). */

@@ -5,8 +5,6 @@ import {
   adminAccountSummarySchema,
   adminIdentityListQuerySchema,
   adminIdentityListSchema,
-  adminOverviewQuerySchema,
-  adminOverviewSchema,
   adminReasonBodySchema,
   adminRoleBodySchema,
   auditListSchema,
@@ -14,12 +12,18 @@ import {
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { overview } from "../overview/queries.ts";
-import { auditList, identityList, searchAccounts } from "./queries.ts";
-import { type AdminDeps, accountDetail, setRole, setSuspended } from "./service.ts";
+import {
+  type AdminDeps,
+  accountDetail,
+  auditLog,
+  findAccounts,
+  identityChecks,
+  setRole,
+  setSuspended,
+} from "./service.ts";
 
 /*
- * The admin console's accounts, identity checks, audit log and overview. The audit log is read
+ * The admin console's accounts, identity checks and audit log. The audit log is read
  * here and nowhere written but through audit() inside an action's transaction: no route edits or
  * deletes it, and the table's triggers refuse it anyway.
  */
@@ -40,7 +44,7 @@ export const adminAccountRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, 
         response: { 200: adminAccountListSchema },
       },
     },
-    async (request) => searchAccounts(db, request.query),
+    async (request) => findAccounts(db, request.query),
   );
 
   app.get(
@@ -122,7 +126,7 @@ export const adminAccountRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, 
         response: { 200: adminIdentityListSchema },
       },
     },
-    async (request) => identityList(db, request.query),
+    async (request) => identityChecks(db, request.query),
   );
 
   app.get(
@@ -136,20 +140,6 @@ export const adminAccountRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, 
         response: { 200: auditListSchema },
       },
     },
-    async (request) => auditList(db, request.query),
-  );
-
-  app.get(
-    "/admin/overview",
-    {
-      config,
-      schema: {
-        tags,
-        summary: "Sales, fees, new accounts, pending payouts, open reports and identity checks over time",
-        querystring: adminOverviewQuerySchema,
-        response: { 200: adminOverviewSchema },
-      },
-    },
-    async (request) => overview(db, request.query.days),
+    async (request) => auditLog(db, request.query),
   );
 };

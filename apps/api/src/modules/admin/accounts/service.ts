@@ -1,14 +1,31 @@
-import type { AdminAccountDetail, AdminAccountSummary, AdminRoleBody } from "@salelink/contracts";
-import { eq } from "drizzle-orm";
+import type {
+  AdminAccountDetail,
+  AdminAccountList,
+  AdminAccountListQuery,
+  AdminAccountSummary,
+  AdminIdentityList,
+  AdminIdentityListQuery,
+  AdminRoleBody,
+} from "@salelink/contracts";
 import type { Config } from "../../../config.ts";
 import type { Db, Tx } from "../../../db/client.ts";
-import { users } from "../../../db/schema/index.ts";
 import { AppError } from "../../../lib/errors.ts";
 import { audit } from "../../audit/queries.ts";
+import type { PublicCache } from "../../catalogue/public/cache.ts";
 import { creatorTags, linkTag, queueRevalidate } from "../../catalogue/revalidate.ts";
-import type { PublicCache } from "../../catalogue/service.ts";
 import { balancesOf } from "../../wallet/ledger.ts";
-import { accountById, accountParts, publicPagesOf, toSummary } from "./queries.ts";
+import {
+  accountById,
+  accountParts,
+  auditList,
+  identityList,
+  lockAccountRow,
+  publicPagesOf,
+  searchAccounts,
+  setAccountRole,
+  setAccountSuspended,
+  toSummary,
+} from "./queries.ts";
 
 export interface AdminDeps {
   db: Db;
@@ -18,6 +35,15 @@ export interface AdminDeps {
 }
 
 const accountNotFound = () => new AppError("NotFoundException", "This account was not found.");
+
+export const findAccounts = (db: Db, query: AdminAccountListQuery): Promise<AdminAccountList> =>
+  searchAccounts(db, query);
+
+export const identityChecks = (db: Db, query: AdminIdentityListQuery): Promise<AdminIdentityList> =>
+  identityList(db, query);
+
+/** The audit log, read only: it is written through audit() inside each action's transaction. */
+export const auditLog = (db: Db, query: Parameters<typeof auditList>[1]) => auditList(db, query);
 
 export async function accountDetail(db: Db, id: string): Promise<AdminAccountDetail> {
   const row = await accountById(db, id);
@@ -35,11 +61,7 @@ export async function accountDetail(db: Db, id: string): Promise<AdminAccountDet
 
 /** Locks the account's row so two admins acting on it at once are ordered. */
 async function lockAccount(tx: Tx, id: string) {
-  const [row] = await tx
-    .select({ id: users.id, role: users.role, suspendedAt: users.suspendedAt })
-    .from(users)
-    .where(eq(users.id, id))
-    .for("update");
+  const row = await lockAccountRow(tx, id);
   if (!row) throw accountNotFound();
   return row;
 }
@@ -66,10 +88,7 @@ export async function setSuspended(
       throw new AppError("ConflictException", "This account is already suspended.");
     if (!suspended && !row.suspendedAt)
       throw new AppError("ConflictException", "This account is not suspended.");
-    await tx
-      .update(users)
-      .set({ suspendedAt: suspended ? new Date() : null, updatedAt: new Date() })
-      .where(eq(users.id, id));
+    await setAccountSuspended(tx, id, suspended);
     await audit(tx, {
       actorId,
       action: suspended ? "account.suspend" : "account.reinstate",
@@ -101,7 +120,7 @@ export async function setRole(
     const row = await lockAccount(tx, id);
     if (row.role === body.role)
       throw new AppError("ConflictException", "This account already has this role.");
-    await tx.update(users).set({ role: body.role, updatedAt: new Date() }).where(eq(users.id, id));
+    await setAccountRole(tx, id, body.role);
     await audit(tx, {
       actorId,
       action: "account.role",

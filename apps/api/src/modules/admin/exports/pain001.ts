@@ -1,3 +1,5 @@
+import { minorToDecimal } from "@salelink/contracts/money";
+
 /*
  * ISO 20022 customer credit transfer initiation, version pain.001.001.03 (the SEPA version banks
  * accept everywhere): one batch of euro transfers from the platform's account to the payees'.
@@ -35,13 +37,8 @@ export function xmlText(value: string): string {
   );
 }
 
-/** Integer minor units as a decimal with two places, without a float: 123456 → "1234.56". */
-export function decimalAmount(minor: number): string {
-  if (!Number.isSafeInteger(minor)) throw new Error(`not an amount in minor units: ${minor}`);
-  const sign = minor < 0 ? "-" : "";
-  const digits = String(Math.abs(minor)).padStart(3, "0");
-  return `${sign}${digits.slice(0, -2)}.${digits.slice(-2)}`;
-}
+/** Euro minor units as the file's decimal, without a float: 123456 → "1234.56". */
+export const decimalAmount = (minor: number): string => minorToDecimal(minor, "EUR");
 
 /** SEPA limits names to 70 characters and the unstructured remittance to 140. */
 const cut = (value: string, max: number) => Array.from(value.trim()).slice(0, max).join("");

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../../db/client.ts";
-import { type ClickStore, writeCounters } from "./store.ts";
+import { addClickCounters } from "./queries.ts";
+import type { ClickCounter, ClickStore } from "./store/types.ts";
 
 /**
  * Moves the store's counts to the database every `intervalMs`, one flush at a time, and a last time
@@ -57,4 +58,25 @@ export class ClickBuffer {
     this.timer = undefined;
     await this.flush();
   }
+}
+
+/** PostgreSQL's limit is 65,535 parameters per statement; 5 per row. */
+const rowsPerStatement = 10_000;
+
+/**
+ * Adds the counters to campaign_click_days in one transaction (one statement unless there are more
+ * than 10,000 campaign-days). Rows of a campaign deleted since its clicks were counted are skipped
+ * (the join): its counters went with it, and a foreign-key error would block the batch forever.
+ */
+async function writeCounters(db: Db, rows: ClickCounter[]): Promise<void> {
+  if (rows.length === 0) return;
+  if (rows.length <= rowsPerStatement) {
+    await addClickCounters(db, rows);
+    return;
+  }
+  await db.transaction(async (tx) => {
+    for (let i = 0; i < rows.length; i += rowsPerStatement) {
+      await addClickCounters(tx, rows.slice(i, i + rowsPerStatement));
+    }
+  });
 }

@@ -1,12 +1,47 @@
-import { and, asc, gte, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.ts";
-import { campaignClickDays } from "../../../db/schema/index.ts";
+import { campaignClickDays, campaigns } from "../../../db/schema/index.ts";
+import type { ClickCounter } from "./store/types.ts";
 
 /*
- * Reads of the counted clicks, for the campaign list and its chart. The counters are written in
- * batches by the click buffer (clicks-buffer.ts): what is still in the buffer (at most one flush
- * interval) is not visible here yet. The caller checks the campaigns are the user's own.
+ * The clicks' SQL: the token lookup behind the (cached) click route, the batched counter upsert of
+ * the click buffer (buffer.ts), and the reads for the campaign list and its chart. What is still in
+ * the buffer (at most one flush interval) is not visible to the reads yet. The caller checks the
+ * campaigns are the user's own.
  */
+
+/** The id of the active campaign with this token; null when unknown or archived. */
+export async function activeCampaignIdByToken(db: DbOrTx, params: { token: string }): Promise<string | null> {
+  const [row] = await db
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(and(eq(campaigns.token, params.token), eq(campaigns.status, "active")))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/**
+ * Adds the counters to campaign_click_days in one statement (at most 10,000 rows: 5 parameters each,
+ * under PostgreSQL's 65,535). Rows of a campaign deleted since its clicks were counted are skipped
+ * (the join): its counters went with it, and a foreign-key error would block the batch forever.
+ */
+export async function addClickCounters(db: DbOrTx, rows: ClickCounter[]): Promise<void> {
+  await db.execute(sql`
+    insert into campaign_click_days (campaign_id, day, clicks, bot_clicks, filtered_clicks)
+    select v.campaign_id, v.day, v.clicks, v.bot_clicks, v.filtered_clicks
+    from (values ${sql.join(
+      rows.map(
+        (r) =>
+          sql`(${r.campaignId}::uuid, ${r.day}::date, ${r.clicks}::bigint, ${r.botClicks}::bigint, ${r.filteredClicks}::bigint)`,
+      ),
+      sql`, `,
+    )}) as v(campaign_id, day, clicks, bot_clicks, filtered_clicks)
+    join campaigns c on c.id = v.campaign_id
+    on conflict (campaign_id, day) do update set
+      clicks = campaign_click_days.clicks + excluded.clicks,
+      bot_clicks = campaign_click_days.bot_clicks + excluded.bot_clicks,
+      filtered_clicks = campaign_click_days.filtered_clicks + excluded.filtered_clicks`);
+}
 
 export interface ClickCount {
   clicks: number;

@@ -7,9 +7,9 @@ import type { Config } from "../../../config.ts";
 import type { Db } from "../../../db/client.ts";
 import { validation } from "../../../lib/errors.ts";
 import { ClickBuffer } from "./buffer.ts";
-import type { ClickStore } from "./store.ts";
-import { MemoryClickStore } from "./store-memory.ts";
-import { RedisClickStore } from "./store-redis.ts";
+import { MemoryClickStore } from "./store/memory.ts";
+import { RedisClickStore } from "./store/redis.ts";
+import type { ClickStore } from "./store/types.ts";
 import { CampaignTokens } from "./tokens.ts";
 import { visitorKeys } from "./visitor.ts";
 
@@ -31,7 +31,7 @@ const maxCachedTokens = 10_000;
  * archived token, a repeat visit within the hour, a bot, a visit past its address's allowance), so
  * the answer tells nothing about tokens, nor about what is filtered.
  * The hot path touches neither the database nor a log: tokens come from memory, clicks go to the
- * buffer, which writes them in batches (clicks-buffer.ts).
+ * buffer, which writes them in batches (buffer.ts).
  */
 export const clickRoutes: FastifyPluginAsyncZod<ClickDeps> = async (app, deps) => {
   const { db, config } = deps;

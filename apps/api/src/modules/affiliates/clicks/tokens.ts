@@ -1,7 +1,6 @@
-import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { campaigns } from "../../../db/schema/index.ts";
 import { TtlCache } from "../../../lib/ttl-cache.ts";
+import { activeCampaignIdByToken } from "./queries.ts";
 
 /**
  * Campaign token → id of an active campaign (null: unknown or archived), held `ttlMs` in memory, so
@@ -20,13 +19,6 @@ export class CampaignTokens {
   }
 
   resolve(token: string): Promise<string | null> {
-    return this.cache.get(token, async () => {
-      const [row] = await this.db
-        .select({ id: campaigns.id })
-        .from(campaigns)
-        .where(and(eq(campaigns.token, token), eq(campaigns.status, "active")))
-        .limit(1);
-      return row?.id ?? null;
-    });
+    return this.cache.get(token, () => activeCampaignIdByToken(this.db, { token }));
   }
 }

@@ -43,14 +43,11 @@ export function sharedCounter(
 /** The 429 of a limit counted in minutes, in the one error format, on the field it is about. */
 export function tooManyAttempts(message: string, seconds: number, field?: string): AppError {
   const params = { minutes: Math.max(1, Math.ceil(seconds / 60)) };
-  return new AppError(
-    "RateLimitException",
-    message,
-    field ? { [field]: [message] } : undefined,
-    { "retry-after": String(seconds) },
-    undefined,
+  return new AppError("RateLimitException", message, {
+    errors: field ? { [field]: [message] } : undefined,
+    headers: { "retry-after": String(seconds) },
     params,
-  );
+  });
 }
 
 const tokenCarrier = z.object({ token: z.string().max(256) });

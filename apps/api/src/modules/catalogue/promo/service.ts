@@ -8,8 +8,10 @@ import {
 } from "@salelink/contracts";
 import type { Db, DbOrTx } from "../../../db/client.ts";
 import { notFound, validation } from "../../../lib/errors.ts";
+import { isUniqueViolation } from "../../../lib/pg-errors.ts";
+import { findOnSaleLink } from "../public/service.ts";
 import * as q from "../queries.ts";
-import { type CatalogueDeps, findOnSaleLink, isUniqueViolation } from "../service.ts";
+import type { CatalogueDeps } from "../service.ts";
 import * as pq from "./queries.ts";
 
 const codeTaken = () => validation({ code: ["You already have a promo code with this code."] });
@@ -69,7 +71,7 @@ export async function createPromoCode(
       return toPromoCode(row, [...body.linkIds].sort());
     });
   } catch (err) {
-    if (isUniqueViolation(err, "promo_codes_owner_code_idx")) throw codeTaken();
+    if (isUniqueViolation(err, "promo_codes_owner_code_idx", { orUnnamed: true })) throw codeTaken();
     throw err;
   }
 }
@@ -104,7 +106,7 @@ export async function updatePromoCode(
       return toPromoCode(row, restrictions.get(id) ?? []);
     });
   } catch (err) {
-    if (isUniqueViolation(err, "promo_codes_owner_code_idx")) throw codeTaken();
+    if (isUniqueViolation(err, "promo_codes_owner_code_idx", { orUnnamed: true })) throw codeTaken();
     throw err;
   }
 }

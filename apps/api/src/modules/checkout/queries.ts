@@ -1,0 +1,191 @@
+import { and, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
+import type { Config } from "../../config.ts";
+import type { DbOrTx } from "../../db/client.ts";
+import { links, orders, promoCodes, users } from "../../db/schema/index.ts";
+import { type Held, noneHeld } from "./reservations.ts";
+
+export type OrderRow = typeof orders.$inferSelect;
+export type NewOrder = typeof orders.$inferInsert;
+
+/** Live reservations: pending orders started within the reservation period. */
+export const liveSince = (config: Config) =>
+  sql`now() - make_interval(mins => ${config.CHECKOUT_RESERVATION_MINUTES})`;
+
+/** The live reservations on these links, by link id (links without any are absent). */
+export async function heldOnLinks(db: DbOrTx, config: Config, linkIds: string[]): Promise<Map<string, Held>> {
+  const out = new Map<string, Held>();
+  if (linkIds.length === 0) return out;
+  const rows = await db
+    .select({
+      linkId: orders.linkId,
+      count: sql<number>`count(*)::int`,
+      oldest: sql<string | Date>`min(${orders.createdAt})`,
+    })
+    .from(orders)
+    .where(
+      and(
+        inArray(orders.linkId, linkIds),
+        eq(orders.status, "pending"),
+        gt(orders.createdAt, liveSince(config)),
+      ),
+    )
+    .groupBy(orders.linkId);
+  for (const row of rows) out.set(row.linkId, { count: row.count, oldest: new Date(row.oldest) });
+  return out;
+}
+
+/**
+ * The live reservations on a link or a promo code, leaving out the given orders (the one being
+ * paid, or a buyer's own earlier checkout that a new one replaces).
+ */
+export async function heldBy(
+  db: DbOrTx,
+  config: Config,
+  on: { linkId: string } | { promoCodeId: string },
+  exceptOrderIds: string[] = [],
+): Promise<Held> {
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      oldest: sql<string | Date | null>`min(${orders.createdAt})`,
+    })
+    .from(orders)
+    .where(
+      and(
+        "linkId" in on ? eq(orders.linkId, on.linkId) : eq(orders.promoCodeId, on.promoCodeId),
+        eq(orders.status, "pending"),
+        gt(orders.createdAt, liveSince(config)),
+        ...exceptOrderIds.map((id) => ne(orders.id, id)),
+      ),
+    );
+  if (!row || row.count === 0) return noneHeld;
+  return { count: row.count, oldest: row.oldest ? new Date(row.oldest) : null };
+}
+
+/** A link that is not deleted, by its public token. */
+export async function liveLinkByToken(
+  db: DbOrTx,
+  token: string,
+): Promise<{ id: string; stockLimit: number | null } | null> {
+  const [found] = await db
+    .select({ id: links.id, stockLimit: links.stockLimit })
+    .from(links)
+    .where(and(eq(links.token, token), isNull(links.deletedAt)));
+  return found ?? null;
+}
+
+/** What checkout reads of a link; `lock` takes its row lock (limited stock or a promo code). */
+export async function linkForCheckout(db: DbOrTx, id: string, lock: boolean) {
+  const query = db
+    .select({
+      id: links.id,
+      ownerId: links.ownerId,
+      token: links.token,
+      title: links.title,
+      priceMinor: links.priceMinor,
+      currency: links.currency,
+      status: links.status,
+      stockLimit: links.stockLimit,
+      salesCount: links.salesCount,
+    })
+    .from(links)
+    .where(eq(links.id, id));
+  const [link] = lock ? await query.for("update") : await query;
+  return link ?? null;
+}
+
+/** Takes a link's row lock (the link's row before the order's, as everywhere). */
+export async function lockLink(db: DbOrTx, id: string): Promise<void> {
+  await db.select({ id: links.id }).from(links).where(eq(links.id, id)).for("update");
+}
+
+export async function ownerSuspended(db: DbOrTx, userId: string): Promise<boolean> {
+  const [owner] = await db.select({ suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, userId));
+  return !!owner?.suspendedAt;
+}
+
+/** This buyer's checkouts of this link still holding something. */
+export async function liveCheckoutsOf(
+  db: DbOrTx,
+  config: Config,
+  linkId: string,
+  buyerEmail: string,
+): Promise<string[]> {
+  const rows = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.linkId, linkId),
+        eq(orders.buyerEmail, buyerEmail),
+        eq(orders.status, "pending"),
+        gt(orders.createdAt, liveSince(config)),
+      ),
+    );
+  return rows.map((o) => o.id);
+}
+
+/** A capped promo code's limit and uses, its row locked: two checkouts never both take its last use. */
+export async function lockPromoUses(
+  db: DbOrTx,
+  id: string,
+): Promise<{ usageLimit: number | null; usedCount: number } | null> {
+  const [code] = await db
+    .select({ usageLimit: promoCodes.usageLimit, usedCount: promoCodes.usedCount })
+    .from(promoCodes)
+    .where(eq(promoCodes.id, id))
+    .for("update");
+  return code ?? null;
+}
+
+/** Fails the orders that are still pending among `ids`; the ones that failed now are returned. */
+export function failPendingOrders(
+  db: DbOrTx,
+  ids: string[],
+  failureReason: string,
+): Promise<{ status: OrderRow["status"] }[]> {
+  return db
+    .update(orders)
+    .set({ status: "failed", failureReason, updatedAt: new Date() })
+    .where(and(inArray(orders.id, ids), eq(orders.status, "pending")))
+    .returning({ status: orders.status });
+}
+
+export async function insertOrder(db: DbOrTx, values: NewOrder) {
+  const [row] = await db.insert(orders).values(values).returning({
+    id: orders.id,
+    totalMinor: orders.totalMinor,
+    currency: orders.currency,
+    createdAt: orders.createdAt,
+  });
+  return row ?? null;
+}
+
+export async function setProviderPaymentId(db: DbOrTx, orderId: string, paymentId: string): Promise<void> {
+  await db.update(orders).set({ providerPaymentId: paymentId }).where(eq(orders.id, orderId));
+}
+
+/** An order and its link, for the browser holding the checkout's secret. */
+export async function orderWithLink(db: DbOrTx, orderId: string) {
+  const [row] = await db
+    .select({
+      id: orders.id,
+      status: orders.status,
+      failureReason: orders.failureReason,
+      checkoutSecretHash: orders.checkoutSecretHash,
+      totalMinor: orders.totalMinor,
+      currency: orders.currency,
+      linkId: links.id,
+      linkToken: links.token,
+      stockLimit: links.stockLimit,
+    })
+    .from(orders)
+    .innerJoin(links, eq(links.id, orders.linkId))
+    .where(eq(orders.id, orderId));
+  return row ?? null;
+}
+
+export async function orderStatus(db: DbOrTx, orderId: string): Promise<OrderRow["status"] | null> {
+  const [current] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId));
+  return current?.status ?? null;
+}

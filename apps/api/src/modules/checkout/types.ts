@@ -1,0 +1,18 @@
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import type { PaymentProvider } from "../../providers/payments/types.ts";
+
+export interface CheckoutDeps {
+  db: Db;
+  config: Config;
+  payments: PaymentProvider;
+}
+
+/** What checkout needs to know of its caller: the limits counted per client address and buyer. */
+export interface CheckoutCaller {
+  /** Counts one new reservation for this address and buyer; throws the 429 past their caps. */
+  reserve(): Promise<void>;
+  /** Throws the 429 when this address or link has had too many wrong promo codes lately. */
+  promoAllowed(): Promise<void>;
+  promoFailed(): Promise<void>;
+}

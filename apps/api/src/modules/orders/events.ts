@@ -1,0 +1,240 @@
+import { formatMoney } from "@salelink/contracts/money";
+import { z } from "zod";
+import type { Config } from "../../config.ts";
+import type { Tx } from "../../db/client.ts";
+import { jobKind } from "../../jobs/index.ts";
+import { hashToken } from "../../lib/tokens.ts";
+import type { PaymentEvent, PaymentProvider } from "../../providers/payments/types.ts";
+import { referralBlocked } from "../affiliates/self-referral/service.ts";
+import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
+import { orderAccessToken } from "../checkout/order-access.ts";
+import { queueMail } from "../mail/jobs.ts";
+import { balanceLookup, post } from "../wallet/ledger.ts";
+import {
+  coverShortfall,
+  holdReleased,
+  orderPaid,
+  orderRefunded,
+  type SaleFacts,
+  splitSale,
+} from "../wallet/postings.ts";
+import {
+  countSale,
+  hasRefundEvent,
+  linkForMail,
+  linkPaymentEvent,
+  linkTitle,
+  lockLinkOfPayment,
+  lockOrder,
+  type OrderRow,
+  orderOfPayment,
+  recordPaymentEvent,
+  referringCampaign,
+  setOrderFailed,
+  setOrderPaid,
+  setOrderRefunded,
+  setOrderReleased,
+  uncountSale,
+} from "./queries.ts";
+import {
+  completeUnfulfilledRefund,
+  isUnfulfilled,
+  markUnfulfilled,
+  unfulfilledReason,
+} from "./unfulfilled.ts";
+
+/*
+ * Applying a provider's events. Each is recorded under its provider's id in the same transaction as
+ * its effect, so a redelivery (or ten concurrent ones) changes nothing, and the order of delivery
+ * does not matter: a failure after a success is ignored, a refund that arrives before its payment is
+ * applied when the payment is.
+ */
+
+export type ApplyResult = "applied" | "duplicate" | "ignored";
+
+/** Releases a paid order's hold when it ends; queued when the order is paid. */
+export const releaseHoldJob = jobKind("orders.release-hold", z.object({ orderId: z.uuid() }));
+
+/** The referrer of a creator for a sale now: the campaign's owner, within the attribution window. */
+async function referrerOf(tx: Tx, config: Config, creatorId: string, now: Date): Promise<string | null> {
+  const row = await referringCampaign(tx, creatorId);
+  if (!row || row.ownerId === creatorId) return null;
+  // A self-referral (shared e-mail, sign-up device or IBAN with its referrer) earns nothing.
+  if (await referralBlocked(tx, creatorId)) return null;
+  const until = new Date(row.createdAt);
+  until.setUTCMonth(until.getUTCMonth() + config.rules.affiliateDurationMonths);
+  return now < until ? row.ownerId : null;
+}
+
+function saleFacts(order: OrderRow): SaleFacts {
+  if (order.feeMinor === null || order.netMinor === null || order.availableAt === null) {
+    throw new Error(`order ${order.id} has no split`);
+  }
+  return {
+    orderId: order.id,
+    creatorId: order.creatorId,
+    referrerId: order.referrerId,
+    currency: order.currency,
+    split: {
+      grossMinor: order.totalMinor,
+      feeMinor: order.feeMinor,
+      commissionMinor: order.commissionMinor ?? 0,
+      netMinor: order.netMinor,
+    },
+    availableAt: order.availableAt,
+  };
+}
+
+async function markPaid(tx: Tx, config: Config, order: OrderRow, paidAt: Date): Promise<OrderRow> {
+  const referrerId = await referrerOf(tx, config, order.creatorId, paidAt);
+  const split = splitSale(
+    order.totalMinor,
+    config.rules.platformFeeBps,
+    referrerId ? config.rules.affiliateCommissionBps : null,
+  );
+  const availableAt = new Date(paidAt.getTime() + config.rules.holdDays * 86_400_000);
+  const token = orderAccessToken(config, order.id);
+  const paid = await setOrderPaid(tx, order.id, {
+    paidAt,
+    availableAt,
+    referrerId,
+    feeMinor: split.feeMinor,
+    commissionMinor: split.commissionMinor,
+    netMinor: split.netMinor,
+    accessTokenHash: hashToken(token),
+  });
+  if (!paid) throw new Error("order lost");
+  await post(tx, orderPaid(saleFacts(paid)));
+  await countSale(tx, order.linkId, order.promoCodeId);
+  const link = await linkForMail(tx, order.linkId);
+  await queueMail(
+    tx,
+    {
+      to: order.buyerEmail,
+      locale: order.locale,
+      template: "order-receipt",
+      params: {
+        url: `${config.WEB_ORIGIN}/order/${token}`,
+        title: link?.title ?? "",
+        creator: link?.creator ?? "",
+        amount: formatMoney(order.totalMinor, order.currency, order.locale),
+      },
+    },
+    { dedupeKey: `receipt:${order.id}` },
+  );
+  await releaseHoldJob.enqueue(
+    tx,
+    { orderId: order.id },
+    { runAt: availableAt, dedupeKey: `release:${order.id}` },
+  );
+  return paid;
+}
+
+/**
+ * Refunded: the money goes back the way it came. After the hold, the creator's share is taken from
+ * their available balance; whatever they have already withdrawn is borne by the platform's fees
+ * account (the creator's balance never goes below zero).
+ */
+async function markRefunded(tx: Tx, order: OrderRow): Promise<void> {
+  const reversal = orderRefunded(saleFacts(order), order.releasedAt !== null);
+  const owners = reversal.entries.flatMap((e) => (e.ownerId === null ? [] : [e.ownerId]));
+  const posting = {
+    ...reversal,
+    entries: coverShortfall(reversal.entries, await balanceLookup(tx, owners), {
+      commissionClaimed: order.commissionClaimId !== null,
+    }),
+  };
+  await post(tx, posting);
+  await setOrderRefunded(tx, order.id);
+  await uncountSale(tx, order.linkId);
+  // However the refund started (the admin console, the provider's dashboard), the buyer is told.
+  const title = await linkTitle(tx, order.linkId);
+  await queueMail(
+    tx,
+    {
+      to: order.buyerEmail,
+      locale: order.locale,
+      template: "order-refunded",
+      params: {
+        title: title ?? "",
+        amount: formatMoney(order.totalMinor, order.currency, order.locale),
+      },
+    },
+    { dedupeKey: `refunded:${order.id}` },
+  );
+}
+
+/** Applies one verified provider event inside `tx`: once, whatever the order of deliveries. */
+export async function applyPaymentEvent(
+  tx: Tx,
+  config: Config,
+  provider: PaymentProvider["kind"],
+  event: PaymentEvent,
+): Promise<ApplyResult> {
+  const recorded = await recordPaymentEvent(tx, provider, event);
+  if (!recorded) return "duplicate";
+
+  const found = await orderOfPayment(tx, provider, event.paymentId, event.orderId);
+  if (!found) return "ignored";
+  // The link's row first, then the order's, in the order checkout and cancel take them: a payment
+  // re-checks the stock against a count nobody changes meanwhile, and no two paths deadlock.
+  const link = await lockLinkOfPayment(tx, found.linkId);
+  const order = await lockOrder(tx, found.id);
+  if (!order || !link) return "ignored";
+  await linkPaymentEvent(tx, recorded, order.id);
+  // An event for another amount or currency than the order's is recorded, never acted on.
+  if (event.amountMinor !== order.totalMinor || event.currency !== order.currency) return "ignored";
+
+  // A limited stock's page shows what is left: a payment or a failure changes it.
+  const refreshPage = () =>
+    link.stockLimit !== null ? queueRevalidate(tx, config, [linkTag(link.token)]) : Promise.resolve();
+
+  if (event.type === "payment.succeeded") {
+    if (order.status !== "pending" && order.status !== "failed") return "ignored";
+    if (isUnfulfilled(order)) return "ignored";
+    // A payment can arrive late (a declined card retried, a reservation over): never past a limit.
+    const reason = await unfulfilledReason(tx, config, order);
+    if (reason) {
+      await markUnfulfilled(tx, order, reason, order.providerPaymentId ?? event.paymentId);
+      if (await hasRefundEvent(tx, provider, event.paymentId)) {
+        await completeUnfulfilledRefund(tx, order);
+      }
+      return "applied";
+    }
+    const paid = await markPaid(tx, config, order, event.createdAt);
+    await refreshPage();
+    if (await hasRefundEvent(tx, provider, event.paymentId)) await markRefunded(tx, paid);
+    return "applied";
+  }
+  if (event.type === "payment.failed") {
+    if (order.status !== "pending") return "ignored";
+    await setOrderFailed(tx, order.id, event.failureReason ?? "declined");
+    // Its reservation is given back at once.
+    await refreshPage();
+    return "applied";
+  }
+  // refund.succeeded: the provider confirms the refund of an unfulfilled payment (the job may not
+  // have recorded it yet); a refund of a payment not yet known as paid waits for it (see above).
+  if (isUnfulfilled(order)) {
+    await completeUnfulfilledRefund(tx, order);
+    return "applied";
+  }
+  if (order.status !== "paid") return "ignored";
+  await markRefunded(tx, order);
+  await refreshPage();
+  return "applied";
+}
+
+/** The hold of a paid order is over: its creator's share becomes available, the commission claimable. */
+export async function releaseHold(
+  tx: Tx,
+  orderId: string,
+  now: Date = new Date(),
+): Promise<"released" | "not-due" | "skipped"> {
+  const order = await lockOrder(tx, orderId);
+  if (order?.status !== "paid" || order.releasedAt !== null) return "skipped";
+  if (!order.availableAt || order.availableAt > now) return "not-due";
+  await post(tx, holdReleased(saleFacts(order)));
+  await setOrderReleased(tx, order.id, now);
+  return "released";
+}

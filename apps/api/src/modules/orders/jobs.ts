@@ -1,0 +1,13 @@
+import type { JobRegistry } from "../../jobs/index.ts";
+import type { PaymentProvider } from "../../providers/payments/types.ts";
+import { releaseHold, releaseHoldJob } from "./events.ts";
+import { refundUnfulfilled, refundUnfulfilledJob } from "./unfulfilled.ts";
+
+/** The order jobs: a sale's hold ending, and the provider refund of a payment that came too late. */
+export function registerOrderJobs(registry: JobRegistry, deps: { payments: PaymentProvider }): void {
+  registry.register(releaseHoldJob, async (tx, { orderId }) => {
+    // Run at the end of the hold; a clock a little behind makes it try again shortly.
+    if ((await releaseHold(tx, orderId)) === "not-due") throw new Error("The hold is not over yet");
+  });
+  registry.register(refundUnfulfilledJob, (tx, payload) => refundUnfulfilled(tx, deps.payments, payload));
+}

@@ -1,0 +1,376 @@
+import type { AdminOrderListQuery } from "@salelink/contracts";
+import { and, desc, eq, ilike, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { z } from "zod";
+import type { DbOrTx } from "../../db/client.ts";
+import {
+  adminAuditLog,
+  campaigns,
+  creatorProfiles,
+  files,
+  links,
+  orders,
+  paymentEvents,
+  promoCodes,
+  users,
+} from "../../db/schema/index.ts";
+import type { PaymentEvent, PaymentProvider } from "../../providers/payments/types.ts";
+
+/*
+ * The orders module's SQL: an order's life after its payment (events, holds, refunds), the buyer's
+ * order page and the console's order search. Locks are taken where the callers' comments say why.
+ */
+
+export type OrderRow = typeof orders.$inferSelect;
+type ProviderKind = PaymentProvider["kind"];
+
+// --- Orders --------------------------------------------------------------------------------------
+
+/** The order's row, locked for the rest of the transaction; null when there is none. */
+export async function lockOrder(db: DbOrTx, orderId: string): Promise<OrderRow | null> {
+  const [order] = await db.select().from(orders).where(eq(orders.id, orderId)).for("update");
+  return order ?? null;
+}
+
+/** The order a provider's payment belongs to: by its payment id, or by the order id it carries. */
+export async function orderOfPayment(
+  db: DbOrTx,
+  provider: ProviderKind,
+  paymentId: string,
+  orderId: string | null | undefined,
+): Promise<{ id: string; linkId: string } | null> {
+  const [found] = await db
+    .select({ id: orders.id, linkId: orders.linkId })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.provider, provider),
+        or(eq(orders.providerPaymentId, paymentId), orderId ? eq(orders.id, orderId) : sql`false`),
+      ),
+    );
+  return found ?? null;
+}
+
+export type PaidOrderValues = Pick<
+  OrderRow,
+  "paidAt" | "availableAt" | "referrerId" | "feeMinor" | "commissionMinor" | "netMinor" | "accessTokenHash"
+>;
+
+/** Marks the order paid with its split and the hash of its buyer's token; null when it is gone. */
+export async function setOrderPaid(
+  db: DbOrTx,
+  orderId: string,
+  values: PaidOrderValues,
+): Promise<OrderRow | null> {
+  const [paid] = await db
+    .update(orders)
+    .set({ status: "paid", ...values, failureReason: null, updatedAt: new Date() })
+    .where(eq(orders.id, orderId))
+    .returning();
+  return paid ?? null;
+}
+
+/** A failed order: declined, or paid when it could no longer be fulfilled (the reason says which). */
+export async function setOrderFailed(db: DbOrTx, orderId: string, failureReason: string): Promise<void> {
+  await db
+    .update(orders)
+    .set({ status: "failed", failureReason, updatedAt: new Date() })
+    .where(eq(orders.id, orderId));
+}
+
+export async function setOrderRefunded(db: DbOrTx, orderId: string): Promise<void> {
+  await db
+    .update(orders)
+    .set({ status: "refunded", refundedAt: new Date(), updatedAt: new Date() })
+    .where(eq(orders.id, orderId));
+}
+
+/** The money of an unfulfilled order is back with its buyer; its status stays "failed". */
+export async function setUnfulfilledRefunded(db: DbOrTx, orderId: string): Promise<void> {
+  await db
+    .update(orders)
+    .set({ refundedAt: new Date(), updatedAt: new Date() })
+    .where(eq(orders.id, orderId));
+}
+
+export async function setOrderReleased(db: DbOrTx, orderId: string, now: Date): Promise<void> {
+  await db.update(orders).set({ releasedAt: now, updatedAt: now }).where(eq(orders.id, orderId));
+}
+
+/** Paid orders whose hold would be over at `asOf` and is not released yet (only `orderIds` if given). */
+export async function dueHoldOrderIds(db: DbOrTx, asOf: Date, orderIds?: string[]): Promise<string[]> {
+  const due = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, "paid"),
+        isNull(orders.releasedAt),
+        lte(orders.availableAt, asOf),
+        orderIds ? inArray(orders.id, orderIds) : undefined,
+      ),
+    );
+  return due.map((row) => row.id);
+}
+
+// --- Links, promo codes and referrers, as a payment sees them ------------------------------------
+
+/** The link's row, locked: a payment re-checks the stock against a count nobody changes meanwhile. */
+export async function lockLinkOfPayment(
+  db: DbOrTx,
+  linkId: string,
+): Promise<{ token: string; stockLimit: number | null } | null> {
+  const [link] = await db
+    .select({ token: links.token, stockLimit: links.stockLimit })
+    .from(links)
+    .where(eq(links.id, linkId))
+    .for("update");
+  return link ?? null;
+}
+
+export async function linkStock(
+  db: DbOrTx,
+  linkId: string,
+): Promise<{ stockLimit: number | null; salesCount: number } | null> {
+  const [link] = await db
+    .select({ stockLimit: links.stockLimit, salesCount: links.salesCount })
+    .from(links)
+    .where(eq(links.id, linkId));
+  return link ?? null;
+}
+
+/** The promo code's limit and uses, its row locked until the payment is settled. */
+export async function lockPromoUsage(
+  db: DbOrTx,
+  promoCodeId: string,
+): Promise<{ usageLimit: number | null; usedCount: number } | null> {
+  const [promo] = await db
+    .select({ usageLimit: promoCodes.usageLimit, usedCount: promoCodes.usedCount })
+    .from(promoCodes)
+    .where(eq(promoCodes.id, promoCodeId))
+    .for("update");
+  return promo ?? null;
+}
+
+export async function countSale(db: DbOrTx, linkId: string, promoCodeId: string | null): Promise<void> {
+  await db
+    .update(links)
+    .set({ salesCount: sql`${links.salesCount} + 1` })
+    .where(eq(links.id, linkId));
+  if (promoCodeId) {
+    await db
+      .update(promoCodes)
+      .set({ usedCount: sql`${promoCodes.usedCount} + 1` })
+      .where(eq(promoCodes.id, promoCodeId));
+  }
+}
+
+/** A refunded sale leaves the link's count (a promo code's use stays spent). */
+export async function uncountSale(db: DbOrTx, linkId: string): Promise<void> {
+  await db
+    .update(links)
+    .set({ salesCount: sql`greatest(${links.salesCount} - 1, 0)` })
+    .where(eq(links.id, linkId));
+}
+
+/** What the buyer's mails name: the link's title and its creator's display name. */
+export async function linkForMail(
+  db: DbOrTx,
+  linkId: string,
+): Promise<{ title: string; creator: string | null } | null> {
+  const [link] = await db
+    .select({ title: links.title, creator: creatorProfiles.displayName })
+    .from(links)
+    .leftJoin(creatorProfiles, eq(creatorProfiles.id, links.profileId))
+    .where(eq(links.id, linkId));
+  return link ?? null;
+}
+
+export async function linkTitle(db: DbOrTx, linkId: string): Promise<string | null> {
+  const [link] = await db.select({ title: links.title }).from(links).where(eq(links.id, linkId));
+  return link?.title ?? null;
+}
+
+/** The creator's sign-up date and the owner of the campaign that referred them, if any. */
+export async function referringCampaign(
+  db: DbOrTx,
+  creatorId: string,
+): Promise<{ createdAt: Date; ownerId: string } | null> {
+  const [row] = await db
+    .select({ createdAt: users.createdAt, ownerId: campaigns.ownerId })
+    .from(users)
+    .innerJoin(campaigns, eq(campaigns.id, users.referredByCampaignId))
+    .where(eq(users.id, creatorId));
+  return row ?? null;
+}
+
+// --- Provider events -----------------------------------------------------------------------------
+
+/** Records an event under its provider's id; null when it was already recorded (a redelivery). */
+export async function recordPaymentEvent(
+  db: DbOrTx,
+  provider: ProviderKind,
+  event: PaymentEvent,
+): Promise<string | null> {
+  const [recorded] = await db
+    .insert(paymentEvents)
+    .values({
+      provider,
+      eventId: event.id,
+      type: event.type,
+      paymentId: event.paymentId,
+      orderId: null,
+      payload: event.raw,
+    })
+    .onConflictDoNothing({ target: [paymentEvents.provider, paymentEvents.eventId] })
+    .returning({ id: paymentEvents.id });
+  return recorded?.id ?? null;
+}
+
+export async function linkPaymentEvent(db: DbOrTx, eventId: string, orderId: string): Promise<void> {
+  await db.update(paymentEvents).set({ orderId }).where(eq(paymentEvents.id, eventId));
+}
+
+/** Whether the provider has already reported a refund of this payment. */
+export async function hasRefundEvent(
+  db: DbOrTx,
+  provider: ProviderKind,
+  paymentId: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: paymentEvents.id })
+    .from(paymentEvents)
+    .where(
+      and(
+        eq(paymentEvents.provider, provider),
+        eq(paymentEvents.paymentId, paymentId),
+        eq(paymentEvents.type, "refund.succeeded"),
+      ),
+    )
+    .limit(1);
+  return !!row;
+}
+
+// --- Refunds asked by an admin -------------------------------------------------------------------
+
+export interface RefundCandidate {
+  id: string;
+  status: OrderRow["status"];
+  paymentId: string | null;
+  total: number;
+  currency: OrderRow["currency"];
+}
+
+/** The order an admin wants refunded; `lock` takes its row until the transaction ends. */
+export async function refundCandidate(
+  db: DbOrTx,
+  orderId: string,
+  lock: boolean,
+): Promise<RefundCandidate | null> {
+  const query = db
+    .select({
+      id: orders.id,
+      status: orders.status,
+      paymentId: orders.providerPaymentId,
+      total: orders.totalMinor,
+      currency: orders.currency,
+    })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  const [order] = lock ? await query.for("update") : await query;
+  return order ?? null;
+}
+
+/** Whether an admin has already asked for this order's refund (the audit log is the record). */
+export async function refundAsked(db: DbOrTx, orderId: string): Promise<boolean> {
+  const [asked] = await db
+    .select({ id: adminAuditLog.id })
+    .from(adminAuditLog)
+    .where(
+      and(
+        eq(adminAuditLog.action, "order.refund"),
+        eq(adminAuditLog.targetType, "order"),
+        eq(adminAuditLog.targetId, orderId),
+      ),
+    )
+    .limit(1);
+  return !!asked;
+}
+
+// --- The buyer's order page ----------------------------------------------------------------------
+
+/** The order behind a receipt's token (by its hash), with its link, creator and file. */
+export async function orderPageRow(db: DbOrTx, accessTokenHash: string) {
+  const [row] = await db
+    .select({
+      status: orders.status,
+      totalMinor: orders.totalMinor,
+      currency: orders.currency,
+      paidAt: orders.paidAt,
+      title: links.title,
+      description: links.description,
+      creatorId: creatorProfiles.id,
+      creatorName: creatorProfiles.displayName,
+      creatorHandle: creatorProfiles.handle,
+      storageKey: files.storageKey,
+      kind: files.kind,
+      contentType: files.contentType,
+      sizeBytes: files.sizeBytes,
+      originalName: files.originalName,
+    })
+    .from(orders)
+    .innerJoin(links, eq(links.id, orders.linkId))
+    .leftJoin(creatorProfiles, eq(creatorProfiles.id, links.profileId))
+    .leftJoin(files, and(eq(files.id, links.fileId), eq(files.ownerId, links.ownerId)))
+    .where(eq(orders.accessTokenHash, accessTokenHash));
+  return row ?? null;
+}
+
+// --- The console's order search ------------------------------------------------------------------
+
+const creators = alias(users, "creators");
+
+/** A LIKE pattern matching `text` anywhere, its own % and _ taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** One page of orders, newest first, plus one more row when there is a next page. */
+export async function searchOrderRows(db: DbOrTx, query: AdminOrderListQuery) {
+  const conditions: (SQL | undefined)[] = [query.status ? eq(orders.status, query.status) : undefined];
+  const text = query.q?.trim();
+  if (text) {
+    const pattern = containing(text);
+    conditions.push(
+      z.uuid().safeParse(text).success
+        ? eq(orders.id, text)
+        : or(ilike(orders.buyerEmail, pattern), ilike(links.title, pattern), ilike(creators.email, pattern)),
+    );
+  }
+  if (query.cursor) {
+    // Compared in SQL: a round trip through a JS Date would drop the microseconds PostgreSQL keeps.
+    conditions.push(
+      sql`(${orders.createdAt}, ${orders.id}) < (select ${orders.createdAt}, ${orders.id} from ${orders} where ${orders.id} = ${query.cursor})`,
+    );
+  }
+  return db
+    .select({
+      id: orders.id,
+      status: orders.status,
+      total: orders.totalMinor,
+      currency: orders.currency,
+      buyerEmail: orders.buyerEmail,
+      linkId: links.id,
+      linkTitle: links.title,
+      creatorId: creators.id,
+      creatorEmail: creators.email,
+      provider: orders.provider,
+      createdAt: orders.createdAt,
+      paidAt: orders.paidAt,
+      refundedAt: orders.refundedAt,
+    })
+    .from(orders)
+    .innerJoin(links, eq(links.id, orders.linkId))
+    .innerJoin(creators, eq(creators.id, orders.creatorId))
+    .where(and(...conditions))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(query.limit + 1);
+}

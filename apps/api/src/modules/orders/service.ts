@@ -1,0 +1,167 @@
+import {
+  type AdminOrderList,
+  type AdminOrderListQuery,
+  fileKindSchema,
+  type OrderView,
+  orderTokenSchema,
+} from "@salelink/contracts";
+import type { Config } from "../../config.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
+import { AppError, notFound } from "../../lib/errors.ts";
+import { hashToken } from "../../lib/tokens.ts";
+import { sandboxDeliverJob } from "../../providers/payments/sandbox/jobs.ts";
+import { sandboxEvent } from "../../providers/payments/sandbox/provider.ts";
+import type { PaymentProvider } from "../../providers/payments/types.ts";
+import type { ObjectStorage } from "../../providers/storage/index.ts";
+import { audit } from "../audit/queries.ts";
+import { releaseHold } from "./events.ts";
+import { dueHoldOrderIds, orderPageRow, refundAsked, refundCandidate, searchOrderRows } from "./queries.ts";
+
+export interface OrderDeps {
+  db: Db;
+  config: Config;
+  payments: PaymentProvider;
+  storage: ObjectStorage;
+  pokeJobs(): void;
+}
+
+/** How long the signed URLs of an order's files work: enough to start a download, not to share. */
+export const FILE_URL_SECONDS = 15 * 60;
+
+/** The buyer's order, found by the secret token of the receipt, with the unlocked files. */
+export async function orderByToken(
+  deps: { db: Db; storage: ObjectStorage },
+  token: string,
+): Promise<OrderView> {
+  if (!orderTokenSchema.safeParse(token).success) throw notFound("Order");
+  const row = await orderPageRow(deps.db, hashToken(token));
+  // Only paid orders have a token; a refunded one keeps its page but not its content.
+  if (!row) throw notFound("Order");
+  const expiresAt = new Date(Date.now() + FILE_URL_SECONDS * 1000);
+  const filesOut: OrderView["files"] = [];
+  if (
+    row.status === "paid" &&
+    row.storageKey &&
+    row.originalName &&
+    row.contentType &&
+    row.sizeBytes !== null
+  ) {
+    const options = { expiresInSeconds: FILE_URL_SECONDS };
+    filesOut.push({
+      name: row.originalName,
+      kind: fileKindSchema.catch("other").parse(row.kind),
+      contentType: row.contentType,
+      sizeBytes: row.sizeBytes,
+      viewUrl: await deps.storage.signedUrl(row.storageKey, { ...options, purpose: "original-view" }),
+      downloadUrl: await deps.storage.signedUrl(row.storageKey, {
+        ...options,
+        purpose: "original-download",
+        downloadName: row.originalName,
+      }),
+      expiresAt: expiresAt.toISOString(),
+    });
+  }
+  return {
+    status: row.status,
+    title: row.title,
+    description: row.description,
+    creator:
+      row.creatorId && row.creatorName && row.creatorHandle
+        ? { id: row.creatorId, displayName: row.creatorName, handle: row.creatorHandle }
+        : null,
+    total: row.totalMinor,
+    currency: row.currency,
+    paidAt: row.paidAt ? row.paidAt.toISOString() : null,
+    files: filesOut,
+  };
+}
+
+/** The console's order search, one page at a time (the cursor is the last order's id). */
+export async function searchOrders(db: DbOrTx, query: AdminOrderListQuery): Promise<AdminOrderList> {
+  const rows = await searchOrderRows(db, query);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(({ creatorId, creatorEmail, ...row }) => ({
+      ...row,
+      creator: { id: creatorId, email: creatorEmail },
+      createdAt: row.createdAt.toISOString(),
+      paidAt: row.paidAt ? row.paidAt.toISOString() : null,
+      refundedAt: row.refundedAt ? row.refundedAt.toISOString() : null,
+    })),
+    nextCursor: rows.length > query.limit && last ? last.id : null,
+  };
+}
+
+/** The order, refundable: paid, and no refund asked yet (it stays "paid" until the provider confirms). */
+async function refundable(db: DbOrTx, orderId: string, lock: boolean) {
+  const order = await refundCandidate(db, orderId, lock);
+  if (!order) throw notFound("Order");
+  if (order.status !== "paid" || !order.paymentId) {
+    throw new AppError("ConflictException", "Only a paid order can be refunded.");
+  }
+  if (await refundAsked(db, order.id)) {
+    throw new AppError("ConflictException", "A refund of this order is already under way.");
+  }
+  return { ...order, paymentId: order.paymentId };
+}
+
+/**
+ * An admin refunds a paid order in full. The provider is asked first; the ledger is reversed only
+ * when its refund event arrives (applyPaymentEvent), so a refund is applied once however it started.
+ */
+export async function refundOrder(
+  deps: OrderDeps,
+  input: { adminId: string; orderId: string; reason: string },
+): Promise<void> {
+  const { db, payments } = deps;
+  const order = await refundable(db, input.orderId, false);
+  // Asked before anything is recorded: should the provider refuse, nothing is. Its idempotency
+  // key makes concurrent or repeated asks one refund at the provider.
+  await payments.refund({
+    paymentId: order.paymentId,
+    amountMinor: order.total,
+    idempotencyKey: `refund-${order.id}`,
+  });
+  await db.transaction(async (tx) => {
+    // Checked again under the row's lock: of two concurrent asks, one records it, the other gets 409.
+    await refundable(tx, order.id, true);
+    await audit(tx, {
+      actorId: input.adminId,
+      action: "order.refund",
+      targetType: "order",
+      targetId: order.id,
+      reason: input.reason,
+      details: { amountMinor: order.total, currency: order.currency },
+    });
+    if (payments.kind === "sandbox") {
+      // Stripe reports the refund with its own event; the sandbox sends its own the same way.
+      await sandboxDeliverJob.enqueue(
+        tx,
+        {
+          event: sandboxEvent("refund.succeeded", {
+            paymentId: order.paymentId,
+            orderId: order.id,
+            amountMinor: order.total,
+            currency: order.currency,
+          }),
+        },
+        { dedupeKey: `sandbox-refund:${order.id}` },
+      );
+    }
+  });
+  if (payments.kind === "sandbox") deps.pokeJobs();
+}
+
+/**
+ * Development and tests only: release every hold that would be over at `asOf`, as if the clock had
+ * moved there (the browser tests show a sale going from pending to available).
+ */
+export async function releaseHoldsAsOf(db: Db, asOf: Date, orderIds?: string[]): Promise<number> {
+  const due = await dueHoldOrderIds(db, asOf, orderIds);
+  let released = 0;
+  for (const id of due) {
+    if ((await db.transaction((tx) => releaseHold(tx, id, asOf))) === "released") released++;
+  }
+  return released;
+}

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import type { Tx } from "../../../db/client.ts";
+import { type JobRegistry, jobKind } from "../../../jobs/index.ts";
+import { signPayload } from "../signature.ts";
+import { SANDBOX_SIGNATURE_HEADER, type SandboxEvent, sandboxWebhookSecret } from "./provider.ts";
+
+/** The sandbox's deliveries: signed at each attempt, received by the webhook's own handler. */
+export const sandboxDeliverJob = jobKind(
+  "payments.sandbox-deliver",
+  z.object({ event: z.custom<SandboxEvent>((v) => typeof v === "object" && v !== null) }),
+);
+
+/** Verifies a signed delivery and applies it in `tx`: the webhook route's own path (checkout). */
+export type ReceivePaymentDelivery = (
+  tx: Tx,
+  rawBody: Buffer,
+  headers: Record<string, string | string[] | undefined>,
+) => Promise<unknown>;
+
+/** Registered only when the sandbox is the payment provider (app.ts). */
+export function registerSandboxPaymentJobs(
+  registry: JobRegistry,
+  deps: { appSecret: string; receive: ReceivePaymentDelivery },
+): void {
+  const secret = sandboxWebhookSecret(deps.appSecret);
+  registry.register(sandboxDeliverJob, async (tx, { event }) => {
+    const raw = JSON.stringify(event);
+    const header = signPayload(raw, secret, Math.floor(Date.now() / 1000));
+    await deps.receive(tx, Buffer.from(raw), { [SANDBOX_SIGNATURE_HEADER]: header });
+  });
+}

@@ -1,0 +1,194 @@
+import type { LedgerAccount } from "@salelink/contracts/ledger";
+import { describe, expect, it } from "vitest";
+import { assertBalanced, type EntryInput, type Posting } from "../../src/modules/wallet/ledger.ts";
+import {
+  coverShortfall,
+  holdReleased,
+  netEntries,
+  orderPaid,
+  orderRefunded,
+  reverse,
+  type SaleFacts,
+  splitSale,
+} from "../../src/modules/wallet/postings.ts";
+
+/* The posting rules of a refund, without a database: reversal, rounding, and who bears a shortfall. */
+
+const creator = "00000000-0000-4000-8000-00000000000c";
+const referrer = "00000000-0000-4000-8000-00000000000r";
+const as = { kind: "refund", reference: "order-1" } as const;
+
+function sale(overrides: Partial<SaleFacts> = {}): SaleFacts {
+  return {
+    orderId: "order-1",
+    creatorId: creator,
+    referrerId: referrer,
+    currency: "EUR",
+    split: splitSale(1999, 1000, 2000),
+    availableAt: new Date("2026-01-08T00:00:00Z"),
+    ...overrides,
+  };
+}
+
+const sumOf = (entries: readonly EntryInput[]) => entries.reduce((s, e) => s + e.amountMinor, 0);
+const amountOn = (p: Posting | EntryInput[], account: LedgerAccount) =>
+  (Array.isArray(p) ? p : p.entries)
+    .filter((e) => e.account === account)
+    .reduce((s, e) => s + e.amountMinor, 0);
+
+describe("reverse", () => {
+  it("undoes a whole posting entry by entry, without its hold date", () => {
+    const paid = orderPaid(sale());
+    const back = reverse(paid.entries, as);
+    expect(back).toEqual({
+      kind: "refund",
+      reference: "order-1",
+      entries: paid.entries.map((e) => ({
+        account: e.account,
+        ownerId: e.ownerId,
+        currency: e.currency,
+        amountMinor: -e.amountMinor,
+      })),
+    });
+    expect(netEntries(paid, back)).toEqual([]);
+  });
+
+  it("reverses a part proportionally, every currency still summing to zero", () => {
+    const entries: EntryInput[] = [
+      { account: "provider", ownerId: null, currency: "EUR", amountMinor: -1001 },
+      { account: "pending", ownerId: creator, currency: "EUR", amountMinor: 667 },
+      { account: "platform_fees", ownerId: null, currency: "EUR", amountMinor: 267 },
+      { account: "affiliate_pending", ownerId: referrer, currency: "EUR", amountMinor: 67 },
+      { account: "provider", ownerId: null, currency: "USD", amountMinor: -3 },
+      { account: "pending", ownerId: creator, currency: "USD", amountMinor: 3 },
+    ];
+    for (const denominator of [2, 3, 7, 10, 1000]) {
+      for (let numerator = 0; numerator <= denominator; numerator += Math.ceil(denominator / 7)) {
+        const part = reverse(entries, as, { numerator, denominator });
+        for (const currency of ["EUR", "USD"] as const) {
+          expect(sumOf(part.entries.filter((e) => e.currency === currency))).toBe(0);
+        }
+        for (const e of entries) {
+          const exact = (-e.amountMinor * numerator) / denominator;
+          const got = part.entries.find((p) => p.account === e.account && p.currency === e.currency);
+          expect(Math.abs((got?.amountMinor ?? 0) - exact)).toBeLessThan(1);
+        }
+        expect(part.entries.every((e) => e.amountMinor !== 0)).toBe(true);
+        if (part.entries.length > 0) expect(() => assertBalanced(part)).not.toThrow();
+      }
+    }
+  });
+
+  it("gives the unit rounding leaves over to one entry only", () => {
+    const part = reverse(
+      [
+        { account: "provider", ownerId: null, currency: "EUR", amountMinor: -1000 },
+        { account: "pending", ownerId: creator, currency: "EUR", amountMinor: 333 },
+        { account: "platform_fees", ownerId: null, currency: "EUR", amountMinor: 333 },
+        { account: "affiliate_pending", ownerId: referrer, currency: "EUR", amountMinor: 334 },
+      ],
+      as,
+      { numerator: 1, denominator: 2 },
+    );
+    // Exact: 500, -166.5, -166.5, -167; the floors fall one short, the first largest remainder gets it.
+    expect(part.entries.map((e) => e.amountMinor)).toEqual([500, -166, -167, -167]);
+  });
+
+  it("refuses a part that is not a fraction between 0 and 1", () => {
+    const entries = orderPaid(sale()).entries;
+    expect(() => reverse(entries, as, { numerator: 3, denominator: 2 })).toThrow(RangeError);
+    expect(() => reverse(entries, as, { numerator: 1, denominator: 0 })).toThrow(RangeError);
+    expect(() => reverse(entries, as, { numerator: 0.5, denominator: 1 })).toThrow(RangeError);
+  });
+});
+
+describe("orderRefunded", () => {
+  it("while held, takes everything back from where the payment put it", () => {
+    const s = sale();
+    const refund = orderRefunded(s, false);
+    expect(refund.kind).toBe("refund");
+    expect(refund.reference).toBe(s.orderId);
+    expect(amountOn(refund, "provider")).toBe(1999);
+    expect(amountOn(refund, "pending")).toBe(-1799);
+    expect(amountOn(refund, "platform_fees")).toBe(-160);
+    expect(amountOn(refund, "affiliate_pending")).toBe(-40);
+    expect(amountOn(refund, "available")).toBe(0);
+    expect(netEntries(orderPaid(s), refund)).toEqual([]);
+  });
+
+  it("after the hold, takes it back from available and claimable", () => {
+    const s = sale();
+    const refund = orderRefunded(s, true);
+    expect(refund.entries.map((e) => e.account).sort()).toEqual(
+      ["affiliate_claimable", "available", "platform_fees", "provider"].sort(),
+    );
+    expect(amountOn(refund, "available")).toBe(-1799);
+    expect(amountOn(refund, "affiliate_claimable")).toBe(-40);
+    expect(netEntries(orderPaid(s), holdReleased(s), refund)).toEqual([]);
+  });
+
+  it("without a referrer, touches no affiliate account", () => {
+    const refund = orderRefunded(sale({ referrerId: null, split: splitSale(1999, 1000, null) }), true);
+    expect(refund.entries.some((e) => e.account.startsWith("affiliate"))).toBe(false);
+    expect(amountOn(refund, "platform_fees")).toBe(-200);
+  });
+});
+
+describe("coverShortfall", () => {
+  const refund = orderRefunded(sale(), true);
+  const balances =
+    (table: Record<string, number>) => (ownerId: string, account: LedgerAccount, currency: string) =>
+      table[`${ownerId}|${account}|${currency}`] ?? 0;
+
+  it("changes nothing when the balances cover the refund", () => {
+    const covered = coverShortfall(
+      refund.entries,
+      balances({ [`${creator}|available|EUR`]: 5000, [`${referrer}|affiliate_claimable|EUR`]: 40 }),
+      { commissionClaimed: false },
+    );
+    expect(covered).toEqual(refund.entries);
+  });
+
+  it("takes what is left of a withdrawn balance; the platform's fees bear the rest", () => {
+    const covered = coverShortfall(
+      refund.entries,
+      balances({ [`${creator}|available|EUR`]: 300, [`${referrer}|affiliate_claimable|EUR`]: 40 }),
+      { commissionClaimed: false },
+    );
+    expect(amountOn(covered, "available")).toBe(-300);
+    expect(amountOn(covered, "platform_fees")).toBe(-160 - 1499);
+    expect(sumOf(covered)).toBe(0);
+  });
+
+  it("with nothing left, moves the whole debit to the platform's fees and none to the user", () => {
+    const covered = coverShortfall(
+      refund.entries,
+      balances({ [`${referrer}|affiliate_claimable|EUR`]: 40 }),
+      {
+        commissionClaimed: false,
+      },
+    );
+    expect(covered.some((e) => e.account === "available")).toBe(false);
+    expect(amountOn(covered, "platform_fees")).toBe(-160 - 1799);
+    expect(sumOf(covered)).toBe(0);
+  });
+
+  it("never takes a claimed commission from the referrer's claimable balance", () => {
+    const covered = coverShortfall(
+      refund.entries,
+      balances({ [`${creator}|available|EUR`]: 5000, [`${referrer}|affiliate_claimable|EUR`]: 1000 }),
+      { commissionClaimed: true },
+    );
+    expect(covered.some((e) => e.account === "affiliate_claimable")).toBe(false);
+    expect(amountOn(covered, "platform_fees")).toBe(-160 - 40);
+    expect(amountOn(covered, "available")).toBe(-1799);
+    expect(sumOf(covered)).toBe(0);
+  });
+
+  it("leaves credits and the platform's entries as they are", () => {
+    const covered = coverShortfall(refund.entries, balances({}), { commissionClaimed: false });
+    expect(amountOn(covered, "provider")).toBe(1999);
+    expect(covered.filter((e) => e.ownerId !== null)).toEqual([]);
+    expect(() => assertBalanced({ ...refund, entries: covered })).not.toThrow();
+  });
+});

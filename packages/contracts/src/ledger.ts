@@ -1,0 +1,99 @@
+/*
+ * The ledger's chart of accounts and its transaction kinds (DESIGN section 4, decision 024): the one
+ * place an account or a kind is named. The database schema (its enum and its CHECK), the API's
+ * posting rules and the wallet's contracts all derive from these lists. No zod here, so the API's
+ * schema and the web's shell can import it for free.
+ */
+
+export type AccountHolder = "user" | "platform";
+
+interface AccountRule {
+  readonly name: string;
+  /** Whose money it is: a user's account carries their id, the platform's none. */
+  readonly holder: AccountHolder;
+  /**
+   * Whether its balance may go below zero (what a user can spend, or is owed, never does). The
+   * database enforces it on users' running balances; the platform's accounts keep none, so for
+   * them it states what a sum of their entries should show.
+   */
+  readonly mayGoNegative: boolean;
+}
+
+/**
+ * Amounts are signed integer minor units: positive is money the platform owes the holder of the
+ * account. The order is the schema's enum order.
+ */
+export const chartOfAccounts = [
+  /** A creator's sale proceeds during the hold. */
+  { name: "pending", holder: "user", mayGoNegative: false },
+  /** Withdrawable. */
+  { name: "available", holder: "user", mayGoNegative: false },
+  /** Requested for a payout, not yet paid. */
+  { name: "in_transit", holder: "user", mayGoNegative: false },
+  /** A referrer's commission during the hold, then claimable. */
+  { name: "affiliate_pending", holder: "user", mayGoNegative: false },
+  { name: "affiliate_claimable", holder: "user", mayGoNegative: false },
+  /** The platform's share of sales; it bears what a refund cannot take back from a user. */
+  { name: "platform_fees", holder: "platform", mayGoNegative: true },
+  /** Money held at the payment provider (an asset: negative while the platform holds buyers' money). */
+  { name: "provider", holder: "platform", mayGoNegative: true },
+  /**
+   * Payments that went through for an order that could no longer be fulfilled (sold out, code used
+   * up): owed back to their buyers until the provider confirms the refund. Never anyone's sale.
+   */
+  { name: "buyer_refunds", holder: "platform", mayGoNegative: false },
+] as const satisfies readonly AccountRule[];
+
+type Chart = (typeof chartOfAccounts)[number];
+export type LedgerAccount = Chart["name"];
+export type UserAccount = Extract<Chart, { holder: "user" }>["name"];
+export type PlatformAccount = Extract<Chart, { holder: "platform" }>["name"];
+
+type NonEmpty<T> = readonly [T, ...T[]];
+const names = <T extends LedgerAccount>(keep: (a: Chart) => boolean) =>
+  chartOfAccounts.filter(keep).map((a) => a.name) as unknown as NonEmpty<T>;
+
+export const ledgerAccounts = names<LedgerAccount>(() => true);
+/** The accounts of a user: the wallet shows these, and only these carry a running balance row. */
+export const userAccounts = names<UserAccount>((a) => a.holder === "user");
+export const platformAccounts = names<PlatformAccount>((a) => a.holder === "platform");
+export const nonNegativeAccounts = names<LedgerAccount>((a) => !a.mayGoNegative);
+export const negativeAllowedAccounts = names<LedgerAccount>((a) => a.mayGoNegative);
+
+export function holderOf(account: LedgerAccount): AccountHolder {
+  const rule = chartOfAccounts.find((a) => a.name === account);
+  if (!rule) throw new RangeError(`unknown ledger account ${account}`);
+  return rule.holder;
+}
+
+export function isUserAccount(account: LedgerAccount): account is UserAccount {
+  return holderOf(account) === "user";
+}
+
+/** The kinds a user sees among their movements (and may filter on). */
+export const transactionKinds = [
+  "order_paid",
+  "hold_release",
+  "refund",
+  "claim",
+  "payout_requested",
+  "payout_paid",
+  "payout_failed",
+  /** An unclaimed commission of a self-referral, taken back by the platform. */
+  "commission_void",
+] as const;
+export type TransactionKind = (typeof transactionKinds)[number];
+
+/** Kinds that move only the platform's accounts: a payment for an order that could not be fulfilled, and its refund. */
+export const platformTransactionKinds = ["payment_unfulfilled", "unfulfilled_refund"] as const;
+
+/** Every kind of ledger transaction: with its reference, it posts each event once. */
+export const ledgerTransactionKinds = [...transactionKinds, ...platformTransactionKinds] as const;
+export type LedgerTransactionKind = (typeof ledgerTransactionKinds)[number];
+
+/** The kinds whose reference is an order's id. */
+export const orderTransactionKinds = [
+  "order_paid",
+  "hold_release",
+  "refund",
+] as const satisfies readonly TransactionKind[];

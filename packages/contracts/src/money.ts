@@ -1,0 +1,39 @@
+import type { Currency } from "./business-rules.ts";
+
+/*
+ * Amounts as text, for the API (e-mails, CSV, bank files, messages) and the web alike. Amounts are
+ * integer minor units; nothing here goes through a binary fraction: the decimal is built from the
+ * digits, and Intl formats a decimal string exactly. No zod here: the web's buyer pages load this.
+ */
+
+/** Digits after the decimal point of a currency's minor unit (2 for EUR, 0 for JPY, 3 for KWD). */
+export function currencyDigits(currency: Currency | string): number {
+  return (
+    new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2
+  );
+}
+
+/**
+ * Minor units as a plain decimal ("4.50", "-0.05", "1234"): for machine-read values (CSV, bank
+ * files, form fields). Takes the currency, or the number of decimals where a value is not tied to
+ * one. Throws on anything but a safe integer, which is never an amount in minor units.
+ */
+export function minorToDecimal(minor: number, currencyOrDigits: Currency | string | number): string {
+  if (!Number.isSafeInteger(minor)) throw new RangeError(`not an amount in minor units: ${minor}`);
+  const digits = typeof currencyOrDigits === "number" ? currencyOrDigits : currencyDigits(currencyOrDigits);
+  const sign = minor < 0 ? "-" : "";
+  const text = String(Math.abs(minor)).padStart(digits + 1, "0");
+  if (digits === 0) return `${sign}${text}`;
+  return `${sign}${text.slice(0, -digits)}.${text.slice(-digits)}`;
+}
+
+/** An amount for people, in their language ("€4.50", "4,50 €", "-0,05 €"). */
+export function formatMoney(minor: number, currency: Currency | string, locale: string): string {
+  const digits = currencyDigits(currency);
+  return new Intl.NumberFormat(locale, {
+    style: "currency",
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(minorToDecimal(minor, digits) as `${number}`);
+}
