@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { ClientMessages } from "@/components/ui/client-messages.tsx";
+import { QueryProvider } from "@/components/ui/query-provider.tsx";
 import { SiteHeader } from "@/features/shell/site-header.tsx";
 
 /**
@@ -25,7 +26,10 @@ export function DashboardFrame({
         <ClientMessages namespaces={namespaces}>
           {nav}
           {/* The page's one main landmark: the header and the section's navigation stay outside it. */}
-          <main className="dashboard-main">{children}</main>
+          {/* The client data cache is the dashboards' own: the buyer pages never load it (decision 026). */}
+          <QueryProvider>
+            <main className="dashboard-main">{children}</main>
+          </QueryProvider>
         </ClientMessages>
       </div>
     </div>

@@ -1,14 +1,12 @@
 "use client";
 
-import {
-  type AdminAccountDetail,
-  adminAccountDetailSchema,
-  adminAccountSummarySchema,
-} from "@salelink/contracts/admin-accounts";
+import { adminAccountDetailSchema, adminAccountSummarySchema } from "@salelink/contracts/admin-accounts";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { ApiError, api } from "@/lib/api.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { toast } from "@/lib/toast.ts";
 import { AccountBadges } from "./accounts-badges.tsx";
 import { AccountFacts } from "./accounts-facts.tsx";
@@ -24,28 +22,19 @@ type Action = "suspend" | "reinstate" | "role";
 export function AccountDetailView({ id }: { id: string }) {
   const t = useTranslations("adminOps.account");
   const locale = useLocale();
-  const [account, setAccount] = useState<AdminAccountDetail | null>(null);
-  const [state, setState] = useState<"loading" | "failed" | "missing" | "ready">("loading");
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: queryKeys.admin.account(id),
+    queryFn: ({ signal }) => api(`/admin/accounts/${id}`, { schema: adminAccountDetailSchema, signal }),
+  });
+  const account = query.data ?? null;
+  const state =
+    query.isError && !query.isFetching
+      ? query.error instanceof ApiError && query.error.status === 404
+        ? "missing"
+        : "failed"
+      : "ready";
   const [acting, setActing] = useState<Action | null>(null);
-
-  const load = useCallback(
-    async (signal?: AbortSignal) => {
-      try {
-        setAccount(await api(`/admin/accounts/${id}`, { schema: adminAccountDetailSchema, signal }));
-        setState("ready");
-      } catch (err) {
-        if (signal?.aborted) return;
-        setState(err instanceof ApiError && err.status === 404 ? "missing" : "failed");
-      }
-    },
-    [id],
-  );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
 
   if (state === "failed" || state === "missing") {
     return (
@@ -72,8 +61,10 @@ export function AccountDetailView({ id }: { id: string }) {
         action === "suspend" ? t("suspended") : action === "reinstate" ? t("reinstated") : t("roleChanged"),
         { description: account.email },
       );
-      // The audit entries and everything the action changed, as the API now has them.
-      await load();
+      // The audit entries and everything the action changed, as the API now has them; the search
+      // list shows the account's new state too.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.admin.accounts });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.admin.account(account.id) });
       return null;
     } catch (err) {
       return failureMessage(err, t("actionFailed"));

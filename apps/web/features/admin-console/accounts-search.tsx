@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { AccountBadges } from "./accounts-badges.tsx";
 import { formatDate } from "./admin-format.ts";
 import { AdminPagedList, AdminSearch } from "./admin-list.tsx";
@@ -17,7 +18,12 @@ const pageOf = (q: string, cursor: string | null) =>
 export function AccountsSearch() {
   const t = useTranslations("adminOps.accounts");
   const [query, setQuery] = useState<string | null>(null);
-  const list = usePagedList({ schema: adminAccountListSchema, key: query, url: pageOf });
+  const list = usePagedList({
+    queryKey: queryKeys.admin.accounts,
+    schema: adminAccountListSchema,
+    key: query,
+    url: pageOf,
+  });
 
   useEffect(() => {
     setQuery(new URLSearchParams(window.location.search).get("q")?.trim() ?? "");

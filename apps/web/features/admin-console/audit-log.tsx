@@ -10,6 +10,7 @@ import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
 import { useUrlFilter } from "@/components/ui/use-url-filter.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { AdminPagedList } from "./admin-list.tsx";
 import "./audit.css";
 
@@ -29,7 +30,12 @@ export function AuditLog() {
   const t = useTranslations("adminOverview.audit");
   // Kept in the address for a reload or a shared link.
   const [filter, choose] = useUrlFilter("action", isFilter, "all");
-  const list = usePagedList({ schema: auditListSchema, key: filter, url: pageOf });
+  const list = usePagedList({
+    queryKey: queryKeys.admin.audit,
+    schema: auditListSchema,
+    key: filter,
+    url: pageOf,
+  });
 
   return (
     <section className="admin-console admin-audit">

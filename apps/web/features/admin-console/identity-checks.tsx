@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
 import { useUrlFilter } from "@/components/ui/use-url-filter.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { formatDate } from "./admin-format.ts";
 import { AdminPagedList, FilterBar } from "./admin-list.tsx";
 import "./audit.css";
@@ -24,7 +25,12 @@ export function IdentityChecks() {
   const t = useTranslations("adminOverview.identity");
   // Kept in the address for a reload or a shared link (the overview links to the ones in review).
   const [filter, choose] = useUrlFilter("status", isFilter, "all");
-  const list = usePagedList({ schema: adminIdentityListSchema, key: filter, url: pageOf });
+  const list = usePagedList({
+    queryKey: queryKeys.admin.identity,
+    schema: adminIdentityListSchema,
+    key: filter,
+    url: pageOf,
+  });
 
   return (
     <section className="admin-console admin-identity">

@@ -7,10 +7,13 @@ import {
   type SetMaintenanceBody,
   setMaintenanceBodySchema,
 } from "@salelink/contracts/maintenance";
+import { useQueryClient } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { TextAreaField } from "@/components/ui/field.tsx";
+import { useApiQuery } from "@/components/ui/use-api-query.ts";
 import { ApiError, api } from "@/lib/api.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { toast } from "@/lib/toast.ts";
 import { MaintenanceConfirmDialog } from "./maintenance-confirm-dialog.tsx";
 import "./maintenance.css";
@@ -39,24 +42,17 @@ function messageBody(messages: Messages): NonNullable<SetMaintenanceBody["messag
 export function MaintenanceScreen() {
   const t = useTranslations("adminOverview.maintenance");
   const locale = useLocale();
-  const [status, setStatus] = useState<MaintenanceStatus | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [messages, setMessages] = useState<Messages>(noMessages);
+  const queryClient = useQueryClient();
+  const { data: status, failed } = useApiQuery(
+    queryKeys.admin.maintenance,
+    "/maintenance",
+    maintenanceStatusSchema,
+  );
+  /** The messages as edited; null: as the API holds them. */
+  const [edited, setMessages] = useState<Messages | null>(null);
+  const messages = edited ?? (status ? messagesOf(status) : noMessages);
   const [confirming, setConfirming] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    api("/maintenance", { schema: maintenanceStatusSchema, signal: controller.signal })
-      .then((answer) => {
-        setStatus(answer);
-        setMessages(messagesOf(answer));
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setFailed(true);
-      });
-    return () => controller.abort();
-  }, []);
 
   const failure = (err: unknown) =>
     err instanceof ApiError && err.body && err.status < 500 ? err.body.message : t("actionFailed");
@@ -84,8 +80,8 @@ export function MaintenanceScreen() {
         body: parsed.data,
         schema: maintenanceStatusSchema,
       });
-      setStatus(answer);
-      setMessages(messagesOf(answer));
+      queryClient.setQueryData(queryKeys.admin.maintenance, answer);
+      setMessages(null);
       if (kind === "message") toast.success(t("messageSaved"));
       else toast.success(answer.maintenance ? t("switchedOn") : t("switchedOff"));
       return null;
@@ -162,7 +158,9 @@ export function MaintenanceScreen() {
                 maxLength={MESSAGE_MAX}
                 lang={l}
                 value={messages[l]}
-                onChange={(event) => setMessages((now) => ({ ...now, [l]: event.target.value }))}
+                onChange={(event) =>
+                  setMessages((now) => ({ ...(now ?? messages), [l]: event.target.value }))
+                }
               />
             ))}
             <div className="actions">

@@ -8,6 +8,7 @@ import { useEffect, useState } from "react";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { toast } from "@/lib/toast.ts";
 import { failureMessage, formatDate } from "./admin-format.ts";
 import { AdminPagedList, AdminSearch, FilterBar } from "./admin-list.tsx";
@@ -35,19 +36,18 @@ export function OrdersSearch() {
   const t = useTranslations("adminOps.orders");
   const [search, setSearch] = useState<{ q: string; status: Filter } | null>(null);
   const key = search === null ? null : queryOf(search.q, search.status);
-  const list = usePagedList({ schema: adminOrderListSchema, key, url: pageOf });
-  const [refunding, setRefunding] = useState<AdminOrder | null>(null);
   /** Refunds asked for and not yet confirmed by the provider (the order stays "paid" until then). */
   const [underWay, setUnderWay] = useState<ReadonlySet<string>>(new Set());
-  const waiting = list.items?.some((o) => underWay.has(o.id) && o.status === "paid") ?? false;
-  const { reload } = list;
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `list.items` changing is what schedules the next read.
-  useEffect(() => {
-    if (!waiting) return;
-    const timer = window.setTimeout(reload, REFUND_RECHECK_MS);
-    return () => window.clearTimeout(timer);
-  }, [waiting, list.items]);
+  const list = usePagedList({
+    queryKey: queryKeys.admin.orders,
+    schema: adminOrderListSchema,
+    key,
+    url: pageOf,
+    // The list is read again until every refund asked for shows.
+    pollEvery: (orders) =>
+      orders.some((o) => underWay.has(o.id) && o.status === "paid") ? REFUND_RECHECK_MS : false,
+  });
+  const [refunding, setRefunding] = useState<AdminOrder | null>(null);
 
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);

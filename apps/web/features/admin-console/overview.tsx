@@ -3,9 +3,10 @@
 import { type AdminOverview, adminOverviewSchema } from "@salelink/contracts/admin-accounts";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
-import { type ReactNode, useEffect, useState } from "react";
-import { api } from "@/lib/api.ts";
+import type { ReactNode } from "react";
+import { useApiQuery } from "@/components/ui/use-api-query.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { OverviewChart } from "./overview-chart.tsx";
 import "./overview.css";
 
@@ -16,21 +17,11 @@ const DAYS = 30;
 export function Overview() {
   const t = useTranslations("adminOverview.overview");
   const locale = useLocale();
-  const [data, setData] = useState<AdminOverview | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the reason to read again (retry).
-  useEffect(() => {
-    const controller = new AbortController();
-    setFailed(false);
-    api(`/admin/overview?days=${DAYS}`, { schema: adminOverviewSchema, signal: controller.signal })
-      .then(setData)
-      .catch(() => {
-        if (!controller.signal.aborted) setFailed(true);
-      });
-    return () => controller.abort();
-  }, [attempt]);
+  const { data, failed, reload } = useApiQuery(
+    queryKeys.admin.overview,
+    `/admin/overview?days=${DAYS}`,
+    adminOverviewSchema,
+  );
 
   const money = (rows: { currency: string; amount: number }[]) =>
     new Intl.ListFormat(locale, { type: "unit" }).format(
@@ -46,7 +37,7 @@ export function Overview() {
           <p className="field-error" role="alert">
             {t("loadFailed")}
           </p>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setAttempt((n) => n + 1)}>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={reload}>
             {t("retry")}
           </button>
         </div>

@@ -8,15 +8,16 @@ import {
   payoutStatuses,
 } from "@salelink/contracts/payouts";
 import { useLocale, useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
+import { useApiUrl } from "@/components/ui/use-runtime-config.ts";
 import { useUrlFilter } from "@/components/ui/use-url-filter.ts";
 import { failureMessage, formatDate } from "@/features/admin-console/admin-format.ts";
 import { AdminPagedList, FilterBar } from "@/features/admin-console/admin-list.tsx";
 import { ReasonDialog } from "@/features/admin-console/reason-dialog.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
-import { runtimeConfig } from "@/lib/runtime-config.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { toast } from "@/lib/toast.ts";
 
 type Filter = PayoutStatus | "all";
@@ -36,7 +37,12 @@ export function PayoutsQueue() {
   const t = useTranslations("admin.payouts");
   // Kept in the address for a reload or a shared link; the default needs no query.
   const [filter, choose] = useUrlFilter("status", isFilter, "requested");
-  const list = usePagedList({ schema: adminPayoutListSchema, key: filter, url: pageOf });
+  const list = usePagedList({
+    queryKey: queryKeys.admin.payouts,
+    schema: adminPayoutListSchema,
+    key: filter,
+    url: pageOf,
+  });
   /** The payout an action is running on, so its buttons show progress and others stay usable. */
   const [busy, setBusy] = useState<{ id: string; action: Action } | null>(null);
   const [failing, setFailing] = useState<AdminPayout | null>(null);
@@ -136,14 +142,7 @@ export function PayoutsQueue() {
  */
 function PayoutsExport({ filter }: { filter: Filter | null }) {
   const t = useTranslations("admin.payouts");
-  const [apiUrl, setApiUrl] = useState<string | null>(null);
-
-  useEffect(() => {
-    runtimeConfig()
-      .then((config) => setApiUrl(config.apiUrl))
-      .catch(() => setApiUrl(null));
-  }, []);
-
+  const apiUrl = useApiUrl();
   if (apiUrl === null) return null;
   const status = filter === null || filter === "all" ? "processing" : filter;
   const href = (format: "csv" | "pain001") =>

@@ -3,8 +3,8 @@
 import { type AdminReferralFlagList, adminReferralFlagListSchema } from "@salelink/contracts/affiliates";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
-import { api } from "@/lib/api.ts";
+import { useApiQuery } from "@/components/ui/use-api-query.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 
 type Flag = AdminReferralFlagList["items"][number];
 
@@ -15,23 +15,12 @@ type Flag = AdminReferralFlagList["items"][number];
  */
 export function ReferralFlags() {
   const t = useTranslations("adminOverview.referrals");
-  const [flags, setFlags] = useState<Flag[] | null>(null);
-  const [failed, setFailed] = useState(false);
-
-  const load = useCallback((signal?: AbortSignal) => {
-    setFailed(false);
-    api("/admin/referral-flags", { schema: adminReferralFlagListSchema, signal })
-      .then((list) => setFlags(list.items))
-      .catch(() => {
-        if (!signal?.aborted) setFailed(true);
-      });
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
+  const {
+    data,
+    failed,
+    reload: load,
+  } = useApiQuery(queryKeys.admin.referralFlags, "/admin/referral-flags", adminReferralFlagListSchema);
+  const flags = data?.items ?? null;
 
   return (
     <section className="admin-console admin-referrals">

@@ -8,12 +8,13 @@ import {
   adminReportStatuses,
 } from "@salelink/contracts/admin-ops";
 import { useLocale, useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
+import { useApiUrl } from "@/components/ui/use-runtime-config.ts";
 import { useUrlFilter } from "@/components/ui/use-url-filter.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
-import { runtimeConfig } from "@/lib/runtime-config.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { toast } from "@/lib/toast.ts";
 import { failureMessage, formatDate } from "./admin-format.ts";
 import { AdminPagedList, FilterBar } from "./admin-list.tsx";
@@ -35,18 +36,16 @@ const pageOf = (filter: Filter, cursor: string | null) =>
 export function ReportsQueue() {
   const t = useTranslations("adminOps.reports");
   const [filter, choose] = useUrlFilter("status", isFilter, "open");
-  const list = usePagedList({ schema: adminReportListSchema, key: filter, url: pageOf });
+  const list = usePagedList({
+    queryKey: queryKeys.admin.reports,
+    schema: adminReportListSchema,
+    key: filter,
+    url: pageOf,
+  });
   const [acting, setActing] = useState<{ report: AdminReport; action: Action } | null>(null);
   // Pictures are paths under the API base (`/media/…`), not under this site: on the web's origin
   // they were 404s with their alt text spilling over the row.
-  const [apiUrl, setApiUrl] = useState<string | null>(null);
-
-  useEffect(() => {
-    runtimeConfig()
-      .then((config) => setApiUrl(config.apiUrl))
-      .catch(() => setApiUrl(null));
-  }, []);
-
+  const apiUrl = useApiUrl();
   async function act(report: AdminReport, action: Action, reason: string): Promise<string | null> {
     try {
       const updated = await api(`/admin/reports/${report.id}/${action}`, {

@@ -2,9 +2,10 @@
 
 import { type Campaign, type CampaignList, campaignListSchema } from "@salelink/contracts/affiliates";
 import type { Currency } from "@salelink/contracts/business-rules";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
-import { api } from "@/lib/api.ts";
+import { useApiQuery } from "@/components/ui/use-api-query.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { CampaignCard } from "./campaign-card.tsx";
 import { ClaimPanel } from "./claim-panel.tsx";
 import { ClicksChart } from "./clicks-chart.tsx";
@@ -19,28 +20,18 @@ import { Referrals } from "./referrals.tsx";
  */
 export function AffiliatesPage({ defaultCurrency }: { defaultCurrency: Currency }) {
   const t = useTranslations("affiliates");
-  const [list, setList] = useState<CampaignList | null>(null);
-  const [failed, setFailed] = useState(false);
-  /** Bumped after a claim: the sections below read their figures again. */
-  const [version, setVersion] = useState(0);
-
-  const load = useCallback((signal?: AbortSignal) => {
-    setFailed(false);
-    api("/campaigns", { schema: campaignListSchema, signal })
-      .then(setList)
-      .catch(() => {
-        if (!signal?.aborted) setFailed(true);
-      });
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
+  const queryClient = useQueryClient();
+  const {
+    data: list,
+    failed,
+    reload: load,
+  } = useApiQuery(queryKeys.affiliates.campaigns, "/campaigns", campaignListSchema);
 
   const setItems = (update: (items: Campaign[]) => Campaign[]) =>
-    setList((now) => now && { ...now, items: update(now.items) });
+    queryClient.setQueryData<CampaignList>(
+      queryKeys.affiliates.campaigns,
+      (now) => now && { ...now, items: update(now.items) },
+    );
 
   return (
     <section className="affiliates">
@@ -64,10 +55,8 @@ export function AffiliatesPage({ defaultCurrency }: { defaultCurrency: Currency 
             <ClaimPanel
               list={list}
               defaultCurrency={defaultCurrency}
-              onClaimed={() => {
-                load();
-                setVersion((v) => v + 1);
-              }}
+              // A claim changes the balances and every commission's status: all is read again.
+              onClaimed={() => void queryClient.invalidateQueries({ queryKey: queryKeys.affiliates.all })}
             />
             <ProgrammeRules rules={list.rules} />
           </div>
@@ -98,9 +87,9 @@ export function AffiliatesPage({ defaultCurrency }: { defaultCurrency: Currency 
           </section>
           {list.items.length > 0 && (
             <>
-              <ClicksChart campaigns={list.items} version={version} />
-              <Referrals campaigns={list.items} defaultCurrency={defaultCurrency} version={version} />
-              <Earnings campaigns={list.items} version={version} />
+              <ClicksChart campaigns={list.items} />
+              <Referrals campaigns={list.items} defaultCurrency={defaultCurrency} />
+              <Earnings campaigns={list.items} />
             </>
           )}
         </>

@@ -1,9 +1,12 @@
 "use client";
 
 import { type Campaign, type CampaignStats, campaignStatsSchema } from "@salelink/contracts/affiliates";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
+import { useQueryState } from "@/components/ui/use-api-query.ts";
 import { api } from "@/lib/api.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 
 const DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -28,32 +31,25 @@ function lastDays(rows: Day[], now: Date): Day[] {
  * Clicks and sign-ups per day over 30 days, for every campaign or one: inline SVG bars (no chart
  * library), named by a one-line summary, the figures in a visually hidden table.
  */
-export function ClicksChart({ campaigns, version }: { campaigns: Campaign[]; version: number }) {
+export function ClicksChart({ campaigns }: { campaigns: Campaign[] }) {
   const t = useTranslations("affiliates");
   const locale = useLocale();
   const [campaignId, setCampaignId] = useState("");
-  const [stats, setStats] = useState<CampaignStats | null>(null);
-  const [failed, setFailed] = useState(false);
-
-  const load = useCallback(
-    (signal?: AbortSignal) => {
-      setFailed(false);
-      const query = `days=${DAYS}${campaignId ? `&campaignId=${campaignId}` : ""}`;
-      api(`/campaigns/stats?${query}`, { schema: campaignStatsSchema, signal })
-        .then(setStats)
-        .catch(() => {
-          if (!signal?.aborted) setFailed(true);
-        });
-    },
-    [campaignId],
+  const {
+    data: stats,
+    failed,
+    reload: load,
+  } = useQueryState<CampaignStats>(
+    useQuery({
+      queryKey: queryKeys.affiliates.stats(campaignId),
+      queryFn: ({ signal }) => {
+        const query = `days=${DAYS}${campaignId ? `&campaignId=${campaignId}` : ""}`;
+        return api(`/campaigns/stats?${query}`, { schema: campaignStatsSchema, signal });
+      },
+      // Another campaign chosen: the figures on screen stay until its own come.
+      placeholderData: keepPreviousData,
+    }),
   );
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` says the figures changed.
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load, version]);
 
   const days = lastDays(stats?.days ?? [], new Date());
   const max = Math.max(1, ...days.map((d) => Math.max(d.clicks, d.signups)));

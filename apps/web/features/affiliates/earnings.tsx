@@ -5,19 +5,20 @@ import { useLocale, useTranslations } from "next-intl";
 import { LoadMore } from "@/components/ui/list-states.tsx";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 
 const PAGE_SIZE = 20;
 
 /** One row per commission (a paid order of a referred account), newest first, page by page. */
-export function Earnings({ campaigns, version }: { campaigns: Campaign[]; version: number }) {
+export function Earnings({ campaigns }: { campaigns: Campaign[] }) {
   const t = useTranslations("affiliates");
   const locale = useLocale();
-  // A claim changes the statuses: `version` reads the list again.
+  // A claim changes the statuses: it invalidates the list, read again.
   const list = usePagedList({
+    queryKey: queryKeys.affiliates.earnings,
     schema: earningListSchema,
     key: "earnings",
     url: (_key, cursor) => pageUrl("/campaigns/earnings", PAGE_SIZE, cursor),
-    refresh: version,
     idOf: (earning) => earning.orderId,
   });
   const loaded = list.items === null ? null : { items: list.items, nextCursor: list.nextCursor };

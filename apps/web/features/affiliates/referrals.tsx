@@ -1,42 +1,28 @@
 "use client";
 
-import { type Campaign, type ReferralList, referralListSchema } from "@salelink/contracts/affiliates";
+import { type Campaign, referralListSchema } from "@salelink/contracts/affiliates";
 import type { Currency } from "@salelink/contracts/business-rules";
 import { useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
-import { api } from "@/lib/api.ts";
+import { useApiQuery } from "@/components/ui/use-api-query.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { formatAmounts } from "./money-list.ts";
 
 /** The accounts that signed up through a campaign, anonymised by the API. */
 export function Referrals({
   campaigns,
   defaultCurrency,
-  version,
 }: {
   campaigns: Campaign[];
   defaultCurrency: Currency;
-  version: number;
 }) {
   const t = useTranslations("affiliates");
   const locale = useLocale();
-  const [list, setList] = useState<ReferralList | null>(null);
-  const [failed, setFailed] = useState(false);
-
-  const load = useCallback((signal?: AbortSignal) => {
-    setFailed(false);
-    api("/campaigns/referrals", { schema: referralListSchema, signal })
-      .then(setList)
-      .catch(() => {
-        if (!signal?.aborted) setFailed(true);
-      });
-  }, []);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` says the figures changed.
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load, version]);
+  // A claim invalidates the figures: they are read again.
+  const {
+    data: list,
+    failed,
+    reload: load,
+  } = useApiQuery(queryKeys.affiliates.referrals, "/campaigns/referrals", referralListSchema);
 
   const day = new Intl.DateTimeFormat(locale, { dateStyle: "medium" });
   const campaignName = (id: string) => campaigns.find((c) => c.id === id)?.name ?? "—";

@@ -1,9 +1,11 @@
 "use client";
 
 import { type DevMailSummary, devMailListSchema } from "@salelink/contracts";
+import { useQuery } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
+import { QueryProvider } from "@/components/ui/query-provider.tsx";
 import { ApiError, api } from "@/lib/api.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 
 type State =
   | { kind: "loading" }
@@ -11,25 +13,38 @@ type State =
   | { kind: "error" }
   | { kind: "ready"; messages: DevMailSummary[] };
 
+/** A developer's page, not a buyer's: it brings its own client cache. */
+export function OutboxList() {
+  return (
+    <QueryProvider>
+      <Outbox />
+    </QueryProvider>
+  );
+}
+
 /**
  * The sandbox mail provider keeps e-mails instead of sending them; this page shows them so a
  * newcomer can click the verification and reset links. The API serves it only with DEV_ROUTES on and
  * to a client on its own machine; anything else answers 404, shown as "not available here".
  */
-export function OutboxList() {
+function Outbox() {
   const t = useTranslations("devMail");
   const locale = useLocale();
-  const [state, setState] = useState<State>({ kind: "loading" });
-
-  const load = useCallback(() => {
-    setState({ kind: "loading" });
-    api("/dev/mail?limit=50", { schema: devMailListSchema })
-      .then((list) => setState({ kind: "ready", messages: list.messages }))
-      .catch((err: unknown) =>
-        setState(err instanceof ApiError && err.status === 404 ? { kind: "off" } : { kind: "error" }),
-      );
-  }, []);
-  useEffect(load, [load]);
+  const query = useQuery({
+    queryKey: queryKeys.devMail,
+    queryFn: ({ signal }) => api("/dev/mail?limit=50", { schema: devMailListSchema, signal }),
+  });
+  // "Refresh" shows "loading" again, then the outbox as it is now.
+  const state: State = query.isFetching
+    ? { kind: "loading" }
+    : query.isError
+      ? query.error instanceof ApiError && query.error.status === 404
+        ? { kind: "off" }
+        : { kind: "error" }
+      : query.data
+        ? { kind: "ready", messages: query.data.messages }
+        : { kind: "loading" };
+  const load = () => void query.refetch();
 
   const date = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium" });
   return (

@@ -2,8 +2,9 @@
 
 import { type IdentityState, identityStateSchema } from "@salelink/contracts/identity";
 import { useLocale, useTranslations } from "next-intl";
-import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
-import { api } from "@/lib/api.ts";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useApiQuery } from "@/components/ui/use-api-query.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { IdentityFormDialog } from "./identity-form-dialog.tsx";
 import { awaitingDecision, identityView, RETURN_PARAM, RETURN_VALUE } from "./identity-state.ts";
 import "./identity.css";
@@ -28,28 +29,19 @@ function dropReturnParam() {
  */
 export function IdentitySection({ onApproved }: { onApproved?: () => void }) {
   const t = useTranslations("identity");
-  const [state, setState] = useState<IdentityState | null>(null);
+  const {
+    data: state,
+    failed,
+    reload: load,
+  } = useApiQuery(queryKeys.identity, "/identity", identityStateSchema);
   const seenStatus = useRef<IdentityState["status"] | null>(null);
-  const [failed, setFailed] = useState(false);
   const [formOpen, setFormOpen] = useState(false);
   const [waiting, setWaiting] = useState<Waiting>("no");
   const [polls, setPolls] = useState(0);
 
-  const load = useCallback((signal?: AbortSignal) => {
-    setFailed(false);
-    api("/identity", { schema: identityStateSchema, signal })
-      .then(setState)
-      .catch(() => {
-        if (!signal?.aborted) setFailed(true);
-      });
-  }, []);
-
   useEffect(() => {
-    const controller = new AbortController();
     if (new URLSearchParams(window.location.search).get(RETURN_PARAM) === RETURN_VALUE) setWaiting("polling");
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
+  }, []);
 
   // An approval seen while the page is open (a decision that came after the person was back) lifts
   // the withdrawal's identity step: the page around is told, once.

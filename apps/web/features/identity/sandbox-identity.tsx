@@ -3,16 +3,18 @@
 import {
   type IdentitySessionStatus,
   type SandboxIdentityDecisionBody,
-  type SandboxIdentitySession,
   sandboxIdentitySessionSchema,
 } from "@salelink/contracts/identity";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { z } from "zod";
 import { ErrorView } from "@/components/ui/error-view.tsx";
+import { QueryProvider } from "@/components/ui/query-provider.tsx";
 import { ApiError, api } from "@/lib/api.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { RETURN_PARAM, RETURN_VALUE } from "./identity-state.ts";
 
 type Outcome = SandboxIdentityDecisionBody["outcome"];
@@ -33,35 +35,35 @@ const sessionPath = (id: string) => `/identity/sandbox/sessions/${encodeURICompo
  * person goes back to the wallet, as from Veriff.
  */
 export function SandboxIdentity({ id }: { id: string }) {
+  // The sandbox provider's own page, not a buyer's: it brings its own client cache.
+  return (
+    <QueryProvider>
+      <SandboxSession id={id} />
+    </QueryProvider>
+  );
+}
+
+function SandboxSession({ id }: { id: string }) {
   const t = useTranslations("identity.sandbox");
   const te = useTranslations("errors");
   const locale = useLocale();
   const router = useRouter();
-  const [session, setSession] = useState<SandboxIdentitySession | null>(null);
-  const [loadError, setLoadError] = useState<"notFound" | "failed" | null>(null);
+  const query = useQuery({
+    queryKey: queryKeys.sandboxIdentity(id),
+    queryFn: ({ signal }) => api(sessionPath(id), { schema: sandboxIdentitySessionSchema, signal }),
+  });
+  const session = query.data ?? null;
+  const loadError =
+    query.isError && !query.isFetching
+      ? query.error instanceof ApiError && query.error.status === 404
+        ? "notFound"
+        : "failed"
+      : null;
+  const load = () => void query.refetch();
   const [reason, setReason] = useState(() => t("defaultReason"));
   const [phase, setPhase] = useState<Phase>("choosing");
   const [chosen, setChosen] = useState<Outcome | null>(null);
   const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(
-    (signal?: AbortSignal) => {
-      setLoadError(null);
-      api(sessionPath(id), { schema: sandboxIdentitySessionSchema, signal })
-        .then(setSession)
-        .catch((err) => {
-          if (signal?.aborted) return;
-          setLoadError(err instanceof ApiError && err.status === 404 ? "notFound" : "failed");
-        });
-    },
-    [id],
-  );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
 
   function backToWallet() {
     setPhase("leaving");

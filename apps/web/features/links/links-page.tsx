@@ -7,6 +7,7 @@ import { useState } from "react";
 import { LoadMore } from "@/components/ui/list-states.tsx";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
 import { api } from "@/lib/api.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { runtimeConfig } from "@/lib/runtime-config.ts";
 import { LinkDialog, type PriceRules } from "./link-dialog.tsx";
 import { LinkItem } from "./link-item.tsx";
@@ -18,6 +19,7 @@ const PAGE_SIZE = 20;
 export function LinksPage({ rules }: { rules: PriceRules }) {
   const t = useTranslations("links");
   const list = usePagedList({
+    queryKey: queryKeys.links,
     schema: linkListResponseSchema,
     key: "/links",
     url: (path, cursor) => pageUrl(path, PAGE_SIZE, cursor),

@@ -1,5 +1,7 @@
 import { type Link, linkListResponseSchema } from "@salelink/contracts";
+import { useQuery } from "@tanstack/react-query";
 import { api } from "@/lib/api.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 
 /** Pages of 100 at most; a creator with more than this many links pages through them all. */
 const PAGE_SIZE = 100;
@@ -17,4 +19,9 @@ export async function loadMyLinks(signal?: AbortSignal): Promise<Link[]> {
     if (!cursor) break;
   }
   return out;
+}
+
+/** Every link of mine through the cache (`queryKeys.myLinks`): pickers of other screens share it. */
+export function useMyLinks() {
+  return useQuery({ queryKey: queryKeys.myLinks, queryFn: ({ signal }) => loadMyLinks(signal) });
 }

@@ -3,12 +3,12 @@
 import {
   type BankAccount,
   bankAccountListSchema,
-  type PayoutEligibility,
   payoutEligibilitySchema,
 } from "@salelink/contracts/payouts";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
-import { api } from "@/lib/api.ts";
+import { useApiQuery } from "@/components/ui/use-api-query.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { BANK_FORM_FIRST_FIELD } from "./bank-account-form.tsx";
 import { BankAccounts } from "./bank-accounts.tsx";
 import { NextSteps, PayoutLimits } from "./payout-limits.tsx";
@@ -18,45 +18,27 @@ import "./payouts.css";
 
 /**
  * The wallet's way out: withdraw (with what stands in the way and the limits that apply), the bank
- * accounts money goes to, and the payouts so far. `onChange` tells the wallet its balances moved.
+ * accounts money goes to, and the payouts so far. A withdrawal moves the wallet's balances too: they
+ * are read again.
  */
-export function PayoutsSection({ onChange }: { onChange: () => void }) {
+export function PayoutsSection() {
   const t = useTranslations("payouts");
-  const [eligibility, setEligibility] = useState<PayoutEligibility | null>(null);
-  const [eligibilityFailed, setEligibilityFailed] = useState(false);
-  /** Counts the reads of the rules: the withdraw form starts afresh from each one. */
-  const [reads, setReads] = useState(0);
-  const [accounts, setAccounts] = useState<BankAccount[] | null>(null);
-  const [accountsFailed, setAccountsFailed] = useState(false);
-  const [transfersVersion, setTransfersVersion] = useState(0);
+  const queryClient = useQueryClient();
+  const {
+    data: eligibility,
+    failed: eligibilityFailed,
+    reload: reloadEligibility,
+    updatedAt: eligibilityRead,
+  } = useApiQuery(queryKeys.payoutEligibility, "/profile/payout", payoutEligibilitySchema);
+  const bankAccounts = useApiQuery(queryKeys.bankAccounts, "/profile/bank-accounts", bankAccountListSchema);
+  const accounts = bankAccounts.data?.items ?? null;
 
-  const loadEligibility = useCallback((signal?: AbortSignal) => {
-    setEligibilityFailed(false);
-    api("/profile/payout", { schema: payoutEligibilitySchema, signal })
-      .then((next) => {
-        setEligibility(next);
-        setReads((n) => n + 1);
-      })
-      .catch(() => {
-        if (!signal?.aborted) setEligibilityFailed(true);
-      });
-  }, []);
-
-  const loadAccounts = useCallback((signal?: AbortSignal) => {
-    setAccountsFailed(false);
-    api("/profile/bank-accounts", { schema: bankAccountListSchema, signal })
-      .then(({ items }) => setAccounts(items))
-      .catch(() => {
-        if (!signal?.aborted) setAccountsFailed(true);
-      });
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    loadEligibility(controller.signal);
-    loadAccounts(controller.signal);
-    return () => controller.abort();
-  }, [loadEligibility, loadAccounts]);
+  const invalidate = (queryKey: readonly string[]) => void queryClient.invalidateQueries({ queryKey });
+  function setAccounts(update: (items: BankAccount[]) => BankAccount[]) {
+    queryClient.setQueryData<{ items: BankAccount[] }>(queryKeys.bankAccounts, (list) =>
+      list ? { ...list, items: update(list.items) } : list,
+    );
+  }
 
   function focusBankForm() {
     document.getElementById(BANK_FORM_FIRST_FIELD)?.focus();
@@ -70,7 +52,7 @@ export function PayoutsSection({ onChange }: { onChange: () => void }) {
         {eligibilityFailed ? (
           <div role="alert" className="wallet-error">
             <p className="field-error">{t("eligibilityLoadFailed")}</p>
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => loadEligibility()}>
+            <button type="button" className="btn btn-ghost btn-sm" onClick={reloadEligibility}>
               {t("retry")}
             </button>
           </div>
@@ -85,15 +67,15 @@ export function PayoutsSection({ onChange }: { onChange: () => void }) {
                 <NextSteps eligibility={eligibility} onAddBankAccount={focusBankForm} />
               )}
               <WithdrawForm
-                key={reads}
+                key={eligibilityRead}
                 eligibility={eligibility}
                 accounts={accounts}
                 onRequested={() => {
-                  loadEligibility();
-                  setTransfersVersion((v) => v + 1);
-                  onChange();
+                  invalidate(queryKeys.payoutEligibility);
+                  invalidate(queryKeys.transfers);
+                  invalidate(queryKeys.wallet);
                 }}
-                onRefused={() => loadEligibility()}
+                onRefused={() => invalidate(queryKeys.payoutEligibility)}
               />
             </div>
             <PayoutLimits eligibility={eligibility} />
@@ -102,19 +84,19 @@ export function PayoutsSection({ onChange }: { onChange: () => void }) {
       </section>
       <BankAccounts
         accounts={accounts}
-        failed={accountsFailed}
-        onRetry={() => loadAccounts()}
+        failed={bankAccounts.failed}
+        onRetry={bankAccounts.reload}
         onCreated={(account) => {
-          setAccounts((list) => [...(list ?? []), account]);
+          setAccounts((list) => [...list, account]);
           // A first account lifts the "bank account" blocker.
-          loadEligibility();
+          invalidate(queryKeys.payoutEligibility);
         }}
         onDeleted={(id) => {
-          setAccounts((list) => (list ?? []).filter((a) => a.id !== id));
-          loadEligibility();
+          setAccounts((list) => list.filter((a) => a.id !== id));
+          invalidate(queryKeys.payoutEligibility);
         }}
       />
-      <Transfers version={transfersVersion} />
+      <Transfers />
     </>
   );
 }

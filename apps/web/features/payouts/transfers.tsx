@@ -5,22 +5,20 @@ import { useLocale, useTranslations } from "next-intl";
 import { ListStates, LoadMore } from "@/components/ui/list-states.tsx";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 
 const PAGE_SIZE = 20;
 
 /** My payouts, newest first: where each one is, when it got there, and why one failed. */
-export function Transfers({
-  version,
-}: {
-  /** Bumped after a withdrawal: the list is read again. */ version: number;
-}) {
+/** A withdrawal invalidates `queryKeys.transfers`: the list is read again. */
+export function Transfers() {
   const t = useTranslations("payouts");
   const locale = useLocale();
   const list = usePagedList({
+    queryKey: queryKeys.transfers,
     schema: transferListSchema,
     key: "/profile/transfers",
     url: (path, cursor) => pageUrl(path, PAGE_SIZE, cursor),
-    refresh: version,
   });
 
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });

@@ -6,12 +6,14 @@ import {
   portfolioBodySchema,
   portfolioResponseSchema,
 } from "@salelink/contracts";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import { ApiError, api } from "@/lib/api.ts";
 import { apiFieldErrors } from "@/lib/form-errors.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { toast } from "@/lib/toast.ts";
 import { move, sameOrder, splitLinks, toggle } from "./portfolio-order.ts";
 
@@ -24,7 +26,10 @@ function Thumb({ link, apiUrl }: { link: CatalogueLink; apiUrl: string }) {
   return <img className="portfolio-thumb" src={`${apiUrl}${image}`} alt="" loading="lazy" />;
 }
 
-/** One profile's portfolio: tick links, order them, save the whole list. */
+/**
+ * One profile's portfolio: tick links, order them, save the whole list. The list the server holds is
+ * read afresh each time the editor opens (never a cached copy: the ticks start from it).
+ */
 export function PortfolioEditor({
   profile,
   links,
@@ -35,34 +40,51 @@ export function PortfolioEditor({
   apiUrl: string;
 }) {
   const t = useTranslations("portfolio");
+  const query = useQuery({
+    queryKey: queryKeys.portfolio(profile.id),
+    queryFn: ({ signal }) =>
+      api(`/profiles/${profile.id}/portfolio`, { schema: portfolioResponseSchema, signal }),
+  });
+  if (query.isError && !query.isFetching) {
+    return (
+      <p className="field-error" role="alert">
+        {t("portfolioLoadFailed")}
+      </p>
+    );
+  }
+  if (!query.data || !query.isFetchedAfterMount) return <p aria-busy="true">{t("loading")}</p>;
+  return <PortfolioForm profile={profile} links={links} apiUrl={apiUrl} savedIds={query.data.linkIds} />;
+}
+
+function PortfolioForm({
+  profile,
+  links,
+  apiUrl,
+  savedIds,
+}: {
+  profile: CreatorProfile;
+  links: CatalogueLink[];
+  apiUrl: string;
+  /** What the server holds, as read when the editor opened. */
+  savedIds: string[];
+}) {
+  const t = useTranslations("portfolio");
   const locale = useLocale();
-  /** What the server holds, active links only, in order; null while loading. */
-  const [saved, setSaved] = useState<string[] | null>(null);
+  const queryClient = useQueryClient();
+  // The editor is keyed by profile: its links are fixed for its life.
+  const [initial] = useState(() => splitLinks(links, savedIds).shown);
+  /** What the server holds, active links only, in order. */
+  const [saved, setSaved] = useState<string[]>(initial);
   /** Saved ids the server holds that cannot be shown any more (paused since). */
-  const [hiddenSaved, setHiddenSaved] = useState<string[]>([]);
-  const [order, setOrder] = useState<string[]>([]);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const [hiddenSaved, setHiddenSaved] = useState<string[]>(() =>
+    savedIds.filter((id) => !initial.includes(id)),
+  );
+  const [order, setOrder] = useState<string[]>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [pending, setPending] = useState(false);
   const [announcement, setAnnouncement] = useState("");
   const listRef = useRef<HTMLOListElement>(null);
   const [focusAfterMove, setFocusAfterMove] = useState<{ id: string; direction: Direction } | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    api(`/profiles/${profile.id}/portfolio`, { schema: portfolioResponseSchema, signal: controller.signal })
-      .then(({ linkIds }) => {
-        const { shown } = splitLinks(links, linkIds);
-        setSaved(shown);
-        setOrder(shown);
-        setHiddenSaved(linkIds.filter((id) => !shown.includes(id)));
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setLoadFailed(true);
-      });
-    return () => controller.abort();
-    // The editor is keyed by profile: its links are fixed for its life.
-  }, [profile.id, links]);
 
   // A moved row is re-inserted in the DOM, which drops focus: put it back on the same button, or on
   // the other one once the row reached an end.
@@ -76,9 +98,9 @@ export function PortfolioEditor({
   }, [focusAfterMove]);
 
   const byId = new Map(links.map((l) => [l.id, l]));
-  const { active, unavailable } = splitLinks(links, saved ?? []);
+  const { active, unavailable } = splitLinks(links, saved);
   const notShown = active.filter((l) => !order.includes(l.id));
-  const dirty = saved !== null && !sameOrder(order, saved);
+  const dirty = !sameOrder(order, saved);
   const price = (link: CatalogueLink) => formatMoney(link.priceMinor, link.currency, locale);
 
   function onMove(index: number, direction: Direction) {
@@ -113,6 +135,7 @@ export function PortfolioEditor({
       setSaved(linkIds);
       setOrder(linkIds);
       setHiddenSaved([]);
+      queryClient.setQueryData(queryKeys.portfolio(profile.id), { linkIds });
       toast.success(t("saved"));
     } catch (err) {
       // Field errors come back as `linkIds.N`: show each under the link at that position.
@@ -130,15 +153,6 @@ export function PortfolioEditor({
       setPending(false);
     }
   }
-
-  if (loadFailed) {
-    return (
-      <p className="field-error" role="alert">
-        {t("portfolioLoadFailed")}
-      </p>
-    );
-  }
-  if (saved === null) return <p aria-busy="true">{t("loading")}</p>;
 
   const checkbox = (link: CatalogueLink, checked: boolean) => (
     <label className="checkbox portfolio-choice">

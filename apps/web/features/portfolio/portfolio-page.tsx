@@ -1,48 +1,30 @@
 "use client";
 
-import {
-  type Link as CatalogueLink,
-  type CreatorProfile,
-  profileListResponseSchema,
-} from "@salelink/contracts";
+import { profileListResponseSchema } from "@salelink/contracts";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { useEffect, useMemo, useState } from "react";
-import { loadMyLinks } from "@/features/links/my-links.ts";
-import { api } from "@/lib/api.ts";
-import { runtimeConfig } from "@/lib/runtime-config.ts";
+import { useMemo, useState } from "react";
+import { useApiQuery } from "@/components/ui/use-api-query.ts";
+import { runtimeConfigQuery } from "@/components/ui/use-runtime-config.ts";
+import { useMyLinks } from "@/features/links/my-links.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { PortfolioEditor } from "./portfolio-editor.tsx";
-
-interface Loaded {
-  profiles: CreatorProfile[];
-  links: CatalogueLink[];
-  apiUrl: string;
-}
 
 /** Which links each of my profiles shows on its creator page, and in which order. */
 export function PortfolioPage() {
   const t = useTranslations("portfolio");
-  const [data, setData] = useState<Loaded | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const [profileId, setProfileId] = useState<string | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    const signal = controller.signal;
-    Promise.all([
-      api("/profiles", { schema: profileListResponseSchema, signal }),
-      loadMyLinks(signal),
-      runtimeConfig(),
-    ])
-      .then(([{ items }, links, config]) => {
-        setData({ profiles: items, links, apiUrl: config.apiUrl });
-        setProfileId(items[0]?.id ?? null);
-      })
-      .catch(() => {
-        if (!signal.aborted) setLoadFailed(true);
-      });
-    return () => controller.abort();
-  }, []);
+  const profiles = useApiQuery(queryKeys.profiles, "/profiles", profileListResponseSchema);
+  const links = useMyLinks();
+  const config = useQuery(runtimeConfigQuery);
+  const loadFailed = profiles.failed || (links.isError && !links.isFetching) || config.isError;
+  const data =
+    profiles.data && links.data && config.data
+      ? { profiles: profiles.data.items, links: links.data, apiUrl: config.data.apiUrl }
+      : null;
+  /** null: the first profile, until another is chosen. */
+  const [chosenId, setProfileId] = useState<string | null>(null);
+  const profileId = chosenId ?? data?.profiles[0]?.id ?? null;
 
   const profile = data?.profiles.find((p) => p.id === profileId);
   // Stable per profile: the editor loads the saved portfolio again whenever its links change.

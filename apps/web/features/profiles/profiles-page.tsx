@@ -1,11 +1,14 @@
 "use client";
 
 import { type CreatorProfile, messageResponseSchema, profileListResponseSchema } from "@salelink/contracts";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { ListStates } from "@/components/ui/list-states.tsx";
+import { useApiQuery } from "@/components/ui/use-api-query.ts";
+import { runtimeConfigQuery } from "@/components/ui/use-runtime-config.ts";
 import { ApiError, api } from "@/lib/api.ts";
-import { runtimeConfig } from "@/lib/runtime-config.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { toast } from "@/lib/toast.ts";
 import { ProfileDialog } from "./profile-dialog.tsx";
 
@@ -15,34 +18,29 @@ const excerpt = (text: string, max = 140) =>
 /** My creator profiles: list, create and edit in a modal, delete after a confirmation. */
 export function ProfilesPage() {
   const t = useTranslations("profiles");
-  const [profiles, setProfiles] = useState<CreatorProfile[] | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const [apiUrl, setApiUrl] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const list = useApiQuery(queryKeys.profiles, "/profiles", profileListResponseSchema);
+  const config = useQuery(runtimeConfigQuery);
+  // The list shows once the media's address is known too, as it always did.
+  const profiles = list.data && config.data ? list.data.items : null;
+  const loadFailed = list.failed || config.isError;
+  const apiUrl = config.data?.apiUrl ?? null;
   /** undefined: no dialog; null: creating; a profile: editing it. */
   const [editing, setEditing] = useState<CreatorProfile | null | undefined>(undefined);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    Promise.all([
-      api("/profiles", { schema: profileListResponseSchema, signal: controller.signal }),
-      runtimeConfig(),
-    ])
-      .then(([{ items }, config]) => {
-        setApiUrl(config.apiUrl);
-        setProfiles(items);
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setLoadFailed(true);
-      });
-    return () => controller.abort();
-  }, []);
+  function setProfiles(update: (items: CreatorProfile[]) => CreatorProfile[]) {
+    queryClient.setQueryData<{ items: CreatorProfile[] }>(
+      queryKeys.profiles,
+      (now) => now && { ...now, items: update(now.items) },
+    );
+  }
 
   function onSaved(saved: CreatorProfile) {
     setProfiles((list) => {
-      const rest = (list ?? []).filter((p) => p.id !== saved.id);
-      return editing ? (list ?? []).map((p) => (p.id === saved.id ? saved : p)) : [...rest, saved];
+      const rest = list.filter((p) => p.id !== saved.id);
+      return editing ? list.map((p) => (p.id === saved.id ? saved : p)) : [...rest, saved];
     });
     setEditing(undefined);
   }
@@ -54,7 +52,7 @@ export function ProfilesPage() {
         method: "DELETE",
         schema: messageResponseSchema,
       });
-      setProfiles((list) => (list ?? []).filter((p) => p.id !== profile.id));
+      setProfiles((list) => list.filter((p) => p.id !== profile.id));
       setConfirming(null);
       toast.success(t("deleted"), { description: message });
     } catch (err) {

@@ -7,12 +7,15 @@ import {
   type PromoCode,
   promoCodeListResponseSchema,
 } from "@salelink/contracts";
+import { useQueryClient } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { ListStates } from "@/components/ui/list-states.tsx";
-import { loadMyLinks } from "@/features/links/my-links.ts";
+import { useApiQuery } from "@/components/ui/use-api-query.ts";
+import { useMyLinks } from "@/features/links/my-links.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { toast } from "@/lib/toast.ts";
 import { PromoCodeDialog } from "./promo-code-dialog.tsx";
 import { type PromoStatus, promoStatus } from "./promo-status.ts";
@@ -21,34 +24,27 @@ import { type PromoStatus, promoStatus } from "./promo-status.ts";
 export function PromoCodesPage({ defaultCurrency }: { defaultCurrency: Currency }) {
   const t = useTranslations("promoCodes");
   const locale = useLocale();
-  const [codes, setCodes] = useState<PromoCode[] | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const queryClient = useQueryClient();
+  const list = useApiQuery(queryKeys.promoCodes, "/promo-codes", promoCodeListResponseSchema);
+  const codes = list.data?.items ?? null;
+  const loadFailed = list.failed;
+  const myLinks = useMyLinks();
   /** undefined while loading; null when they could not be loaded (the codes still show). */
-  const [links, setLinks] = useState<Link[] | null | undefined>(undefined);
+  const links: Link[] | null | undefined = myLinks.data ?? (myLinks.isError ? null : undefined);
   /** undefined: no dialog; null: creating; a code: editing it. */
   const [editing, setEditing] = useState<PromoCode | null | undefined>(undefined);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    api("/promo-codes", { schema: promoCodeListResponseSchema, signal: controller.signal })
-      .then(({ items }) => setCodes(items))
-      .catch(() => {
-        if (!controller.signal.aborted) setLoadFailed(true);
-      });
-    loadMyLinks(controller.signal)
-      .then(setLinks)
-      .catch(() => {
-        if (!controller.signal.aborted) setLinks(null);
-      });
-    return () => controller.abort();
-  }, []);
+  function setCodes(update: (items: PromoCode[]) => PromoCode[]) {
+    queryClient.setQueryData<{ items: PromoCode[] }>(
+      queryKeys.promoCodes,
+      (now) => now && { ...now, items: update(now.items) },
+    );
+  }
 
   function onSaved(saved: PromoCode) {
-    setCodes((list) =>
-      editing ? (list ?? []).map((c) => (c.id === saved.id ? saved : c)) : [saved, ...(list ?? [])],
-    );
+    setCodes((list) => (editing ? list.map((c) => (c.id === saved.id ? saved : c)) : [saved, ...list]));
     setEditing(undefined);
   }
 
@@ -59,7 +55,7 @@ export function PromoCodesPage({ defaultCurrency }: { defaultCurrency: Currency 
         method: "DELETE",
         schema: messageResponseSchema,
       });
-      setCodes((list) => (list ?? []).filter((c) => c.id !== code.id));
+      setCodes((list) => list.filter((c) => c.id !== code.id));
       setConfirming(null);
       toast.success(t("deleted"), { description: message });
     } catch (err) {

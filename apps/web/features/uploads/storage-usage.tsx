@@ -1,10 +1,13 @@
 "use client";
 
 import type { UploadUsage } from "@salelink/contracts/uploads";
+import { useQueryClient } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
 import { formatBytes } from "@/components/ui/format-size.ts";
-import { api } from "@/lib/api.ts";
+import { useApiQuery } from "@/components/ui/use-api-query.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
+
+const usageSchema = () => import("@salelink/contracts/uploads").then((m) => m.uploadUsageSchema);
 
 /**
  * The account's storage as the API counts it (issue 16): "X MB of Y used", read when the field
@@ -12,21 +15,12 @@ import { api } from "@/lib/api.ts";
  * when the quota is reached.
  */
 export function useStorageUsage(): { usage: UploadUsage | null; refresh: () => void } {
-  const [usage, setUsage] = useState<UploadUsage | null>(null);
-  const refresh = useCallback((signal?: AbortSignal) => {
-    api("/profile/storage", {
-      schema: () => import("@salelink/contracts/uploads").then((m) => m.uploadUsageSchema),
-      signal,
-    })
-      .then(setUsage)
-      .catch(() => undefined);
-  }, []);
-  useEffect(() => {
-    const controller = new AbortController();
-    refresh(controller.signal);
-    return () => controller.abort();
-  }, [refresh]);
-  return { usage, refresh: () => refresh() };
+  const queryClient = useQueryClient();
+  const { data } = useApiQuery(queryKeys.storageUsage, "/profile/storage", usageSchema);
+  return {
+    usage: data,
+    refresh: () => void queryClient.invalidateQueries({ queryKey: queryKeys.storageUsage }),
+  };
 }
 
 export function StorageUsage({ id, usage }: { id: string; usage: UploadUsage | null }) {

@@ -1,39 +1,27 @@
 "use client";
 
-import { type SalesSummary, salesSummarySchema, type Wallet, walletSchema } from "@salelink/contracts/wallet";
+import { salesSummarySchema, walletSchema } from "@salelink/contracts/wallet";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
-import { api } from "@/lib/api.ts";
+import { useApiQuery } from "@/components/ui/use-api-query.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { SalesChart } from "./sales-chart.tsx";
-
-type Loaded = { summary: SalesSummary; wallet: Wallet };
 
 /** The dashboard home's figures: sales, revenue, balance, the last 30 days and the latest orders. */
 export function SalesOverview() {
   const t = useTranslations("dashboard");
   const locale = useLocale();
-  const [data, setData] = useState<Loaded | null>(null);
-  const [failed, setFailed] = useState(false);
-
-  const load = useCallback((signal?: AbortSignal) => {
-    setFailed(false);
-    Promise.all([
-      api("/sales/summary", { schema: salesSummarySchema, signal }),
-      api("/wallet", { schema: walletSchema, signal }),
-    ])
-      .then(([summary, wallet]) => setData({ summary, wallet }))
-      .catch(() => {
-        if (!signal?.aborted) setFailed(true);
-      });
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
+  const summaryQuery = useApiQuery(queryKeys.salesSummary, "/sales/summary", salesSummarySchema);
+  // The same cache entry as the wallet page's: a withdrawal there invalidates it here too.
+  const walletQuery = useApiQuery(queryKeys.wallet, "/wallet", walletSchema);
+  const failed = summaryQuery.failed || walletQuery.failed;
+  const data =
+    summaryQuery.data && walletQuery.data ? { summary: summaryQuery.data, wallet: walletQuery.data } : null;
+  function load() {
+    if (summaryQuery.failed) summaryQuery.reload();
+    if (walletQuery.failed) walletQuery.reload();
+  }
 
   if (failed) {
     return (

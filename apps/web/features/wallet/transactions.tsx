@@ -6,8 +6,9 @@ import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { LoadMore } from "@/components/ui/list-states.tsx";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
+import { useApiUrl } from "@/components/ui/use-runtime-config.ts";
 import { formatMoney } from "@/lib/money.ts";
-import { runtimeConfig } from "@/lib/runtime-config.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { filtersFrom, filtersQuery, noFilters, type TransactionFilters } from "./filters.ts";
 
 const PAGE_SIZE = 25;
@@ -23,17 +24,14 @@ export function Transactions() {
   const [filters, setFilterState] = useState<TransactionFilters | null>(null);
   const query = filters ? filtersQuery(filters) : null;
   const list = usePagedList({
+    queryKey: queryKeys.transactions,
     schema: transactionListSchema,
     key: query,
     url: (of, cursor) => pageUrl("/transactions", PAGE_SIZE, cursor, of),
   });
-  const [apiUrl, setApiUrl] = useState<string | null>(null);
-
+  const apiUrl = useApiUrl();
   useEffect(() => {
     setFilterState(filtersFrom(new URLSearchParams(window.location.search)));
-    runtimeConfig()
-      .then((config) => setApiUrl(config.apiUrl))
-      .catch(() => setApiUrl(null));
   }, []);
 
   function setFilters(next: TransactionFilters) {

@@ -1,37 +1,21 @@
 "use client";
 
 import type { Currency } from "@salelink/contracts/business-rules";
-import { type Wallet, walletSchema } from "@salelink/contracts/wallet";
+import { walletSchema } from "@salelink/contracts/wallet";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
+import { useApiQuery } from "@/components/ui/use-api-query.ts";
 import { IdentitySection } from "@/features/identity/identity-section.tsx";
 import { PayoutsSection } from "@/features/payouts/payouts-section.tsx";
-import { api } from "@/lib/api.ts";
+import { queryKeys } from "@/lib/query-keys.ts";
 import { Balances, HeldSales } from "./balances.tsx";
 import { Transactions } from "./transactions.tsx";
 
 /** My wallet: balances per currency, the sales on hold, and every money movement. */
 export function WalletPage({ defaultCurrency }: { defaultCurrency: Currency }) {
   const t = useTranslations("wallet");
-  const [wallet, setWallet] = useState<Wallet | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [payoutsVersion, setPayoutsVersion] = useState(0);
-  const reloadPayouts = useCallback(() => setPayoutsVersion((v) => v + 1), []);
-
-  const load = useCallback((signal?: AbortSignal) => {
-    setFailed(false);
-    api("/wallet", { schema: walletSchema, signal })
-      .then(setWallet)
-      .catch(() => {
-        if (!signal?.aborted) setFailed(true);
-      });
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
+  const queryClient = useQueryClient();
+  const { data: wallet, failed, reload } = useApiQuery(queryKeys.wallet, "/wallet", walletSchema);
 
   return (
     <section className="wallet">
@@ -40,7 +24,7 @@ export function WalletPage({ defaultCurrency }: { defaultCurrency: Currency }) {
       {failed ? (
         <div role="alert" className="wallet-error">
           <p className="field-error">{t("loadFailed")}</p>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => load()}>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={reload}>
             {t("retry")}
           </button>
         </div>
@@ -54,10 +38,12 @@ export function WalletPage({ defaultCurrency }: { defaultCurrency: Currency }) {
           <HeldSales wallet={wallet} />
         </>
       )}
-      {/* An approval arriving while the page is open reopens the withdrawal: it is read again. */}
-      <IdentitySection onApproved={reloadPayouts} />
-      {/* A withdrawal moves money out of "available": the balances above are read again. */}
-      <PayoutsSection key={payoutsVersion} onChange={() => load()} />
+      {/* An approval arriving while the page is open reopens the withdrawal: its rules are read again. */}
+      <IdentitySection
+        onApproved={() => void queryClient.invalidateQueries({ queryKey: queryKeys.payoutEligibility })}
+      />
+      {/* A withdrawal moves money out of "available": it invalidates the balances above. */}
+      <PayoutsSection />
       <Transactions />
     </section>
   );

@@ -1,0 +1,43 @@
+/**
+ * Every client-side query's key, in one place: a screen reads with one of these and a write
+ * invalidates by it (a prefix invalidates every key under it: `admin.payouts` all its filters).
+ */
+export const queryKeys = {
+  wallet: ["wallet"],
+  salesSummary: ["sales", "summary"],
+  transactions: ["transactions"],
+  payoutEligibility: ["payouts", "eligibility"],
+  bankAccounts: ["payouts", "bank-accounts"],
+  transfers: ["payouts", "transfers"],
+  identity: ["identity"],
+  sandboxIdentity: (sessionId: string) => ["identity-sandbox", sessionId],
+  storageUsage: ["storage-usage"],
+  /** The paged list under it, and `myLinks` (every link, for pickers): a write invalidates both. */
+  links: ["links"],
+  myLinks: ["links", "all"],
+  profiles: ["profiles"],
+  portfolio: (profileId: string) => ["portfolio", profileId],
+  runtimeConfig: ["runtime-config"],
+  devMail: ["dev", "mail"],
+  promoCodes: ["promo-codes"],
+  /** A claim changes every figure under `all`. */
+  affiliates: {
+    all: ["affiliates"],
+    campaigns: ["affiliates", "campaigns"],
+    referrals: ["affiliates", "referrals"],
+    earnings: ["affiliates", "earnings"],
+    stats: (campaignId: string) => ["affiliates", "stats", campaignId],
+  },
+  admin: {
+    overview: ["admin", "overview"],
+    accounts: ["admin", "accounts"],
+    account: (id: string) => ["admin", "account", id],
+    payouts: ["admin", "payouts"],
+    reports: ["admin", "reports"],
+    orders: ["admin", "orders"],
+    identity: ["admin", "identity"],
+    audit: ["admin", "audit"],
+    referralFlags: ["admin", "referral-flags"],
+    maintenance: ["admin", "maintenance"],
+  },
+} as const;
