@@ -23,6 +23,7 @@ import { adminOverviewRoutes } from "./modules/admin/overview/routes.ts";
 import { adminReportRoutes } from "./modules/admin/reports/routes.ts";
 import { clickRoutes } from "./modules/affiliates/clicks/routes.ts";
 import { campaignRoutes } from "./modules/affiliates/routes.ts";
+import { auditRoutes } from "./modules/audit/routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { createPublicCache } from "./modules/catalogue/public/cache.ts";
 import { registerRevalidateJobs } from "./modules/catalogue/revalidate.ts";
@@ -297,6 +298,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(payoutRoutes, payoutDeps);
   await app.register(adminPayoutRoutes, payoutDeps);
   await app.register(adminAccountRoutes, { db, config, publicCache });
+  await app.register(auditRoutes, { db });
   await app.register(adminOverviewRoutes, { db });
   await app.register(adminReportRoutes, { db, config, publicCache, pokeJobs: authDeps.pokeJobs });
   await app.register(orderRoutes, { db, config, payments, storage, pokeJobs: authDeps.pokeJobs });

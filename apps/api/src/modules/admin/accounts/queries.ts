@@ -4,13 +4,12 @@ import type {
   AdminIdentityList,
   AdminIdentityListQuery,
   AdminRoleBody,
-  AuditEntryView,
 } from "@salelink/contracts";
-import { adminIdentityStatusSchema, auditActionSchema } from "@salelink/contracts";
+import { adminIdentityStatusSchema } from "@salelink/contracts";
 import { and, desc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../../db/client.ts";
+import { afterCursor } from "../../../db/cursor.ts";
 import {
-  adminAuditLog,
   campaigns,
   creatorProfiles,
   identitySessions,
@@ -21,6 +20,7 @@ import {
   users,
 } from "../../../db/schema/index.ts";
 import { maskEmail } from "../../affiliates/pseudonyms.ts";
+import { auditList } from "../../audit/queries.ts";
 
 /*
  * Reads for the admin console. Admins see every account, so there is no owner filter here: the
@@ -29,12 +29,6 @@ import { maskEmail } from "../../affiliates/pseudonyms.ts";
 
 /** `%` and `_` typed by an admin are searched for, not used as wildcards. */
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** Rows strictly after the cursor's row in (created_at desc, id desc) order; an unknown cursor ends the list. */
-function afterCursor(table: typeof users | typeof identitySessions | typeof adminAuditLog, cursor?: string) {
-  if (!cursor) return undefined;
-  return sql`(${table.createdAt}, ${table.id}) < (select c.created_at, c.id from ${table} c where c.id = ${cursor})`;
-}
 
 // Written out in full: in a one-table select drizzle leaves columns unqualified, and "id" here
 // would then be the session's own.
@@ -235,58 +229,6 @@ export async function identityList(db: DbOrTx, query: AdminIdentityListQuery): P
       createdAt: createdAt.toISOString(),
       decidedAt: decidedAt?.toISOString() ?? null,
       account: { id: accountId, email },
-    })),
-    nextCursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null,
-  };
-}
-
-export async function auditList(
-  db: DbOrTx,
-  query: {
-    cursor?: string | undefined;
-    limit: number;
-    action?: string | undefined;
-    actorId?: string | undefined;
-    targetType?: string | undefined;
-    targetId?: string | undefined;
-  },
-): Promise<{ items: AuditEntryView[]; nextCursor: string | null }> {
-  const rows = await db
-    .select({
-      id: adminAuditLog.id,
-      actorId: adminAuditLog.actorId,
-      actorEmail: users.email,
-      action: adminAuditLog.action,
-      targetType: adminAuditLog.targetType,
-      targetId: adminAuditLog.targetId,
-      reason: adminAuditLog.reason,
-      details: adminAuditLog.details,
-      createdAt: adminAuditLog.createdAt,
-    })
-    .from(adminAuditLog)
-    .innerJoin(users, eq(users.id, adminAuditLog.actorId))
-    .where(
-      and(
-        query.action ? eq(adminAuditLog.action, query.action) : undefined,
-        query.actorId ? eq(adminAuditLog.actorId, query.actorId) : undefined,
-        query.targetType ? eq(adminAuditLog.targetType, query.targetType) : undefined,
-        query.targetId ? eq(adminAuditLog.targetId, query.targetId) : undefined,
-        afterCursor(adminAuditLog, query.cursor),
-      ),
-    )
-    .orderBy(desc(adminAuditLog.createdAt), desc(adminAuditLog.id))
-    .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
-  return {
-    items: page.map((r) => ({
-      id: r.id,
-      actor: { id: r.actorId, email: r.actorEmail },
-      action: auditActionSchema.parse(r.action),
-      targetType: r.targetType,
-      targetId: r.targetId,
-      reason: r.reason,
-      details: r.details,
-      createdAt: r.createdAt.toISOString(),
     })),
     nextCursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null,
   };

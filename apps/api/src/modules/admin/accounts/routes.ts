@@ -7,15 +7,12 @@ import {
   adminIdentityListSchema,
   adminReasonBodySchema,
   adminRoleBodySchema,
-  auditListSchema,
-  auditQuerySchema,
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
   type AdminDeps,
   accountDetail,
-  auditLog,
   findAccounts,
   identityChecks,
   setRole,
@@ -23,9 +20,7 @@ import {
 } from "./service.ts";
 
 /*
- * The admin console's accounts, identity checks and audit log. The audit log is read
- * here and nowhere written but through audit() inside an action's transaction: no route edits or
- * deletes it, and the table's triggers refuse it anyway.
+ * The admin console's accounts and identity checks (the audit log's screen is the audit module's).
  */
 export const adminAccountRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) => {
   const { db } = deps;
@@ -127,19 +122,5 @@ export const adminAccountRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, 
       },
     },
     async (request) => identityChecks(db, request.query),
-  );
-
-  app.get(
-    "/admin/audit",
-    {
-      config,
-      schema: {
-        tags,
-        summary: "What admins did, to whom, when and why, newest first",
-        querystring: auditQuerySchema,
-        response: { 200: auditListSchema },
-      },
-    },
-    async (request) => auditLog(db, request.query),
   );
 };

@@ -17,7 +17,6 @@ import { balancesOf } from "../../wallet/ledger.ts";
 import {
   accountById,
   accountParts,
-  auditList,
   identityList,
   lockAccountRow,
   publicPagesOf,
@@ -43,7 +42,6 @@ export const identityChecks = (db: Db, query: AdminIdentityListQuery): Promise<A
   identityList(db, query);
 
 /** The audit log, read only: it is written through audit() inside each action's transaction. */
-export const auditLog = (db: Db, query: Parameters<typeof auditList>[1]) => auditList(db, query);
 
 export async function accountDetail(db: Db, id: string): Promise<AdminAccountDetail> {
   const row = await accountById(db, id);
