@@ -11,13 +11,6 @@ export function apiFieldErrors(err: unknown): FieldErrors {
   return out;
 }
 
-/** Field errors keyed by their top-level field ("socialLinks.2" → "socialLinks"), the first one kept. */
-export function topLevelErrors(errors: FieldErrors): FieldErrors {
-  const out: FieldErrors = {};
-  for (const [key, message] of Object.entries(errors)) out[key.split(".")[0] ?? key] ??= message;
-  return out;
-}
-
 /** Client-side check with the shared contract: field → translated message key per issue code. */
 export function zodFieldErrors(
   error: z.ZodError,

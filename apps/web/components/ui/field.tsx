@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import type { InputHTMLAttributes, ReactNode, Ref, TextareaHTMLAttributes } from "react";
 
 interface Labelled {
   name: string;
@@ -50,7 +50,7 @@ export function Field({
   error,
   hint,
   ...input
-}: Labelled & InputHTMLAttributes<HTMLInputElement>) {
+}: Labelled & InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> }) {
   const controlId = id ?? name;
   return (
     <FieldFrame
@@ -71,7 +71,7 @@ export function TextAreaField({
   error,
   hint,
   ...textarea
-}: Labelled & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+}: Labelled & TextareaHTMLAttributes<HTMLTextAreaElement> & { ref?: Ref<HTMLTextAreaElement> }) {
   const controlId = id ?? name;
   return (
     <FieldFrame

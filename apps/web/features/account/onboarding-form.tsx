@@ -3,12 +3,13 @@
 import { europeanCountries, messageResponseSchema, onboardingBodySchema } from "@salelink/contracts";
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
-import { type FormEvent, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
+import { useContractForm } from "@/components/ui/use-contract-form.ts";
 import { useAuth } from "@/features/auth/auth-provider.tsx";
 import { api } from "@/lib/api.ts";
-import { apiFieldErrors, type FieldErrors, zodFieldErrors } from "@/lib/form-errors.ts";
+import type { FieldErrors } from "@/lib/form-errors.ts";
 import { toast } from "@/lib/toast.ts";
 
 type Kind = "individual" | "professional";
@@ -33,8 +34,6 @@ export function OnboardingForm() {
   const router = useRouter();
   const { refresh } = useAuth();
   const [kind, setKind] = useState<Kind>("individual");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [pending, setPending] = useState(false);
 
   const countries = useMemo(() => {
     const names = new Intl.DisplayNames([locale], { type: "region" });
@@ -43,19 +42,31 @@ export function OnboardingForm() {
       .sort((a, b) => a.name.localeCompare(b.name, locale));
   }, [locale]);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const f = new FormData(event.currentTarget);
-    const text = (name: string) => String(f.get(name) ?? "").trim();
-    const address = {
-      line1: text("line1"),
-      ...(text("line2") ? { line2: text("line2") } : {}),
-      city: text("city"),
-      postalCode: text("postalCode"),
-      country: text("country"),
-    };
-    const candidate =
-      kind === "individual"
+  const { register, errors, pending, onSubmit } = useContractForm({
+    defaultValues: {
+      firstName: "",
+      lastName: "",
+      dateOfBirth: "",
+      companyName: "",
+      registrationNumber: "",
+      vatNumber: "",
+      line1: "",
+      line2: "",
+      city: "",
+      postalCode: "",
+      country: "",
+    },
+    schema: onboardingBodySchema,
+    toBody: (values) => {
+      const text = (name: keyof typeof values) => values[name].trim();
+      const address = {
+        line1: text("line1"),
+        ...(text("line2") ? { line2: text("line2") } : {}),
+        city: text("city"),
+        postalCode: text("postalCode"),
+        country: text("country"),
+      };
+      return kind === "individual"
         ? {
             kind,
             firstName: text("firstName"),
@@ -70,29 +81,22 @@ export function OnboardingForm() {
             vatNumber: text("vatNumber").toUpperCase().replace(/\s/g, ""),
             address,
           };
-    const parsed = onboardingBodySchema.safeParse(candidate);
-    if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error, (field) => t(`errors.${field.replace("address.", "")}`)));
-      return;
-    }
-    if (parsed.data.kind === "individual" && ageInYears(parsed.data.dateOfBirth) < MIN_AGE_YEARS) {
-      setErrors({ dateOfBirth: t("errors.tooYoung", { age: MIN_AGE_YEARS }) });
-      return;
-    }
-    setErrors({});
-    setPending(true);
-    try {
-      await api("/profile/onboarding", { method: "POST", body: parsed.data, schema: messageResponseSchema });
+    },
+    // The address's fields are named plainly in the form ("address.city" → "city").
+    fieldOf: (path) => path.replace("", ""),
+    message: (field) => t(`errors.${field}`),
+    check: (_values, body): FieldErrors =>
+      body?.kind === "individual" && ageInYears(body.dateOfBirth) < MIN_AGE_YEARS
+        ? { dateOfBirth: t("errors.tooYoung", { age: MIN_AGE_YEARS }) }
+        : {},
+    failed: t("failed"),
+    submit: async (body) => {
+      await api("/profile/onboarding", { method: "POST", body, schema: messageResponseSchema });
       await refresh();
       toast.success(t("done"));
       router.push("/account");
-    } catch (err) {
-      const fieldErrors = apiFieldErrors(err);
-      setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: t("failed") });
-    } finally {
-      setPending(false);
-    }
-  }
+    },
+  });
 
   const e = (key: string) => errors[key];
   return (
@@ -109,21 +113,21 @@ export function OnboardingForm() {
       {kind === "individual" ? (
         <div className="grid-2">
           <Field
-            name="firstName"
+            {...register("firstName")}
             label={t("firstName")}
             autoComplete="given-name"
             error={e("firstName")}
             required
           />
           <Field
-            name="lastName"
+            {...register("lastName")}
             label={t("lastName")}
             autoComplete="family-name"
             error={e("lastName")}
             required
           />
           <Field
-            name="dateOfBirth"
+            {...register("dateOfBirth")}
             type="date"
             label={t("dateOfBirth")}
             autoComplete="bday"
@@ -134,20 +138,20 @@ export function OnboardingForm() {
       ) : (
         <div className="grid-2">
           <Field
-            name="companyName"
+            {...register("companyName")}
             label={t("companyName")}
             autoComplete="organization"
             error={e("companyName")}
             required
           />
           <Field
-            name="registrationNumber"
+            {...register("registrationNumber")}
             label={t("registrationNumber")}
             error={e("registrationNumber")}
             required
           />
           <Field
-            name="vatNumber"
+            {...register("vatNumber")}
             label={t("vatNumber")}
             hint={t("vatHint")}
             error={e("vatNumber")}
@@ -158,32 +162,32 @@ export function OnboardingForm() {
       <fieldset className="stack">
         <legend>{t("address")}</legend>
         <Field
-          name="line1"
+          {...register("line1")}
           label={t("line1")}
           autoComplete="address-line1"
-          error={e("address.line1")}
+          error={e("line1")}
           required
         />
-        <Field name="line2" label={t("line2")} autoComplete="address-line2" error={e("address.line2")} />
+        <Field {...register("line2")} label={t("line2")} autoComplete="address-line2" error={e("line2")} />
         <div className="grid-2">
           <Field
-            name="postalCode"
+            {...register("postalCode")}
             label={t("postalCode")}
             autoComplete="postal-code"
-            error={e("address.postalCode")}
+            error={e("postalCode")}
             required
           />
           <Field
-            name="city"
+            {...register("city")}
             label={t("city")}
             autoComplete="address-level2"
-            error={e("address.city")}
+            error={e("city")}
             required
           />
         </div>
         <label className="field">
           <span>{t("country")}</span>
-          <select name="country" defaultValue="" aria-invalid={Boolean(e("address.country"))} required>
+          <select {...register("country")} defaultValue="" aria-invalid={Boolean(e("country"))} required>
             <option value="" disabled>
               {t("chooseCountry")}
             </option>
@@ -193,7 +197,7 @@ export function OnboardingForm() {
               </option>
             ))}
           </select>
-          {e("address.country") && <small className="field-error">{e("address.country")}</small>}
+          {e("country") && <small className="field-error">{e("country")}</small>}
         </label>
       </fieldset>
       {errors.form && (

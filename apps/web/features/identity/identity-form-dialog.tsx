@@ -8,12 +8,12 @@ import {
   VENDOR_DATA_MAX,
 } from "@salelink/contracts/identity";
 import { useTranslations } from "next-intl";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Field, TextAreaField } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
+import { useContractForm } from "@/components/ui/use-contract-form.ts";
 import { useModalDialog } from "@/components/ui/use-modal-dialog.ts";
 import { ApiError, api } from "@/lib/api.ts";
-import { apiFieldErrors, type FieldErrors, topLevelErrors } from "@/lib/form-errors.ts";
 import { toast } from "@/lib/toast.ts";
 
 /**
@@ -35,8 +35,6 @@ export function IdentityFormDialog({
 }) {
   const t = useTranslations("identity");
   const ref = useModalDialog(namesOnFile ? "textarea" : "input");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [pending, setPending] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const [vendorData, setVendorData] = useState("");
 
@@ -46,51 +44,35 @@ export function IdentityFormDialog({
     return field === "lastName" ? t("errors.lastName") : t("errors.givenName");
   }
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const f = new FormData(event.currentTarget);
-    const input: IdentityFormBody = {
-      ...(namesOnFile
-        ? {}
-        : { givenName: String(f.get("givenName") ?? ""), lastName: String(f.get("lastName") ?? "") }),
+  const { register, errors, pending, onSubmit } = useContractForm({
+    defaultValues: { givenName: "", lastName: "" },
+    schema: identityFormSchema(namesOnFile),
+    toBody: (values): IdentityFormBody => ({
+      ...(namesOnFile ? {} : values),
       ...(vendorData.trim() ? { vendorData } : {}),
-    };
-    const parsed = identityFormSchema(namesOnFile).safeParse(input);
-    if (!parsed.success) {
-      const next: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0] ?? "form");
-        next[key] ??= messageFor(key, issue.code);
-      }
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    setPending(true);
-    try {
+    }),
+    message: messageFor,
+    failed: (err) =>
+      err instanceof ApiError && err.body && err.status < 500 ? err.body.message : t("failed"),
+    onFailure: (err) => {
+      if (!(err instanceof ApiError && (err.status === 409 || err.status === 429))) return undefined;
+      toast.error(err.status === 409 ? t("alreadyApproved") : t("limitReached"), {
+        description: err.body?.message,
+      });
+      onRefused();
+      ref.current?.close();
+      return {};
+    },
+    submit: async (body) => {
       const session = await api("/identity/sessions", {
         method: "POST",
-        body: parsed.data,
+        body,
         schema: identitySessionStartSchema,
       });
       setLeaving(true);
       window.location.assign(session.url);
-    } catch (err) {
-      setPending(false);
-      if (err instanceof ApiError && (err.status === 409 || err.status === 429)) {
-        toast.error(err.status === 409 ? t("alreadyApproved") : t("limitReached"), {
-          description: err.body?.message,
-        });
-        onRefused();
-        ref.current?.close();
-        return;
-      }
-      const fieldErrors = topLevelErrors(apiFieldErrors(err));
-      const fallback =
-        err instanceof ApiError && err.body && err.status < 500 ? err.body.message : t("failed");
-      setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: fallback });
-    }
-  }
+    },
+  });
 
   const over = vendorData.length > VENDOR_DATA_MAX;
   return (
@@ -110,7 +92,7 @@ export function IdentityFormDialog({
         ) : (
           <div className="grid-2">
             <Field
-              name="givenName"
+              {...register("givenName")}
               id="identity-givenName"
               label={t("givenName")}
               autoComplete="given-name"
@@ -119,7 +101,7 @@ export function IdentityFormDialog({
               error={errors.givenName}
             />
             <Field
-              name="lastName"
+              {...register("lastName")}
               id="identity-lastName"
               label={t("lastName")}
               autoComplete="family-name"

@@ -1,21 +1,24 @@
 "use client";
 
 import {
+  type CreateLinkBody,
   type CreatorProfile,
   type Currency,
   createLinkBodySchema,
   currencies,
   type Link,
   linkSchema,
+  type UpdateLinkBody,
   updateLinkBodySchema,
 } from "@salelink/contracts";
 import { useLocale, useTranslations } from "next-intl";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Field, TextAreaField } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
+import { useContractForm } from "@/components/ui/use-contract-form.ts";
 import { useModalDialog } from "@/components/ui/use-modal-dialog.ts";
 import { ApiError, api } from "@/lib/api.ts";
-import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
+import type { FieldErrors } from "@/lib/form-errors.ts";
 import { currencyDigits, formatMoney, minorToInput, parseAmount } from "@/lib/money.ts";
 import { toast } from "@/lib/toast.ts";
 import { FileUpload, type UploadValue, uploadValueOf } from "../uploads/file-upload.tsx";
@@ -24,6 +27,15 @@ export interface PriceRules {
   priceMinMinor: number;
   priceMaxMinor: number;
   defaultCurrency: Currency;
+}
+
+/** What the form's own fields hold (the price as typed); uploads and the currency live beside it. */
+interface LinkForm {
+  profileId: string;
+  title: string;
+  description: string;
+  price: string;
+  stockLimit: string;
 }
 
 /** API field names → the form's (the price is typed as text, files are upload fields). */
@@ -52,8 +64,6 @@ export function LinkDialog({
   const t = useTranslations("links");
   const locale = useLocale();
   const ref = useModalDialog("select, input");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [pending, setPending] = useState(false);
   const [currency, setCurrency] = useState<Currency>(link?.currency ?? rules.defaultCurrency);
   const [file, setFile] = useState<UploadValue | null>(link?.file ? uploadValueOf(link.file) : null);
   const [cover, setCover] = useState<UploadValue | null>(
@@ -93,61 +103,57 @@ export function LinkDialog({
     }
   }
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const f = new FormData(event.currentTarget);
-    const priceMinor = parseAmount(String(f.get("price") ?? ""), currency);
-    const stockText = String(f.get("stockLimit") ?? "").trim();
-    const input = {
-      profileId: String(f.get("profileId") ?? ""),
-      title: String(f.get("title") ?? ""),
-      description: String(f.get("description") ?? ""),
-      priceMinor: priceMinor ?? Number.NaN,
-      currency,
-      fileId: file?.id ?? null,
-      coverFileId: cover?.id ?? null,
-      stockLimit: stockText === "" ? null : Number(stockText),
-    };
-    const next: FieldErrors = {};
-    const parsed = link
-      ? updateLinkBodySchema.safeParse(changedFields(link, input))
-      : createLinkBodySchema.safeParse(input);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const key = toFormField(String(issue.path[0]));
-        next[key] ??= messageFor(key);
-      }
-    }
-    if (priceMinor === null || priceMinor < rules.priceMinMinor || priceMinor > rules.priceMaxMinor) {
-      next.price = messageFor("price");
-    }
-    if (!parsed.success || Object.keys(next).length > 0) {
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    setPending(true);
-    try {
+  function priceMinorOf(text: string): number | null {
+    return parseAmount(text, currency);
+  }
+
+  const { register, errors, pending, onSubmit } = useContractForm<LinkForm, CreateLinkBody | UpdateLinkBody>({
+    defaultValues: {
+      profileId: link?.profileId ?? profiles[0]?.id ?? "",
+      title: link?.title ?? "",
+      description: link?.description ?? "",
+      price: link ? minorToInput(link.priceMinor, link.currency, locale) : "",
+      stockLimit: link?.stockLimit == null ? "" : String(link.stockLimit),
+    },
+    schema: link ? updateLinkBodySchema : createLinkBodySchema,
+    toBody: (values) => {
+      const stockText = values.stockLimit.trim();
+      const input = {
+        profileId: values.profileId,
+        title: values.title,
+        description: values.description,
+        priceMinor: priceMinorOf(values.price) ?? Number.NaN,
+        currency,
+        fileId: file?.id ?? null,
+        coverFileId: cover?.id ?? null,
+        stockLimit: stockText === "" ? null : Number(stockText),
+      };
+      return link ? changedFields(link, input) : input;
+    },
+    fieldOf: toFormField,
+    message: messageFor,
+    check: (values): FieldErrors => {
+      const priceMinor = priceMinorOf(values.price);
+      const outOfRange =
+        priceMinor === null || priceMinor < rules.priceMinMinor || priceMinor > rules.priceMaxMinor;
+      return outOfRange ? { price: messageFor("price") } : {};
+    },
+    failed: t("failed"),
+    onFailure: (err, shown) => {
+      if (shown.form)
+        toast.error(t("failed"), { description: err instanceof ApiError ? err.message : undefined });
+      return undefined;
+    },
+    submit: async (body) => {
       const saved = await api(link ? `/links/${link.id}` : "/links", {
         method: link ? "PATCH" : "POST",
-        body: parsed.data,
+        body,
         schema: linkSchema,
       });
       toast.success(link ? t("updated") : t("created"));
       onSaved(saved);
-    } catch (err) {
-      const fieldErrors: FieldErrors = {};
-      for (const [key, message] of Object.entries(apiFieldErrors(err)))
-        fieldErrors[toFormField(key)] ??= message;
-      if (Object.keys(fieldErrors).length > 0) setErrors(fieldErrors);
-      else {
-        setErrors({ form: t("failed") });
-        toast.error(t("failed"), { description: err instanceof ApiError ? err.message : undefined });
-      }
-    } finally {
-      setPending(false);
-    }
-  }
+    },
+  });
 
   const busy = uploading.file || uploading.cover;
 
@@ -164,8 +170,7 @@ export function LinkDialog({
           <label htmlFor="profileId">{t("profile")}</label>
           <select
             id="profileId"
-            name="profileId"
-            defaultValue={link?.profileId ?? profiles[0]?.id ?? ""}
+            {...register("profileId")}
             aria-invalid={Boolean(errors.profileId)}
             aria-describedby={errors.profileId ? "profileId-hint profileId-error" : "profileId-hint"}
           >
@@ -186,30 +191,27 @@ export function LinkDialog({
           )}
         </div>
         <Field
-          name="title"
+          {...register("title")}
           label={t("linkTitle")}
-          defaultValue={link?.title ?? ""}
           maxLength={120}
           autoComplete="off"
           error={errors.title}
         />
         <TextAreaField
-          name="description"
+          {...register("description")}
           label={t("description")}
           rows={3}
           maxLength={5000}
-          defaultValue={link?.description ?? ""}
           error={errors.description}
         />
         <div className="link-price-row">
           <Field
-            name="price"
+            {...register("price")}
             label={t("price")}
             hint={t("priceHint", range)}
             inputMode="decimal"
             autoComplete="off"
             placeholder={minorToInput(10 ** currencyDigits(currency) * 10, currency, locale)}
-            defaultValue={link ? minorToInput(link.priceMinor, link.currency, locale) : ""}
             error={errors.price}
           />
           <div className="field">
@@ -229,14 +231,13 @@ export function LinkDialog({
           </div>
         </div>
         <Field
-          name="stockLimit"
+          {...register("stockLimit")}
           label={t("stockLimit")}
           hint={t("stockLimitHint")}
           type="number"
           inputMode="numeric"
           min={1}
           step={1}
-          defaultValue={link?.stockLimit ?? ""}
           error={errors.stockLimit}
         />
         <FileUpload

@@ -30,18 +30,21 @@ const byContractMessage: Record<string, BankErrorKey> = {
 
 const isField = (key: string): key is BankField => key === "holderName" || key === "iban" || key === "bic";
 
+/** The message key of one refusal of a field (null for a path that is no field of the form). */
+export function bankErrorKeyOf(field: string, code: string, contractText: string): BankErrorKey | null {
+  if (!isField(field)) return null;
+  if (field === "holderName") return code === "too_big" ? "holderNameLong" : "holderNameShort";
+  // A refusal the contract words differently one day still lands under its field.
+  return byContractMessage[contractText] ?? (field === "iban" ? "ibanFormat" : "bic");
+}
+
 /** The first refusal per field of a failed client-side check, as a message key. */
 export function bankErrorKeysOf(error: z.ZodError): Partial<Record<BankField, BankErrorKey>> {
   const out: Partial<Record<BankField, BankErrorKey>> = {};
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? "");
     if (!isField(field) || out[field]) continue;
-    if (field === "holderName") {
-      out.holderName = issue.code === "too_big" ? "holderNameLong" : "holderNameShort";
-    } else {
-      // A refusal the contract words differently one day still lands under its field.
-      out[field] = byContractMessage[issue.message] ?? (field === "iban" ? "ibanFormat" : "bic");
-    }
+    out[field] = bankErrorKeyOf(field, issue.code, issue.message) ?? undefined;
   }
   return out;
 }

@@ -8,11 +8,12 @@ import {
   payoutSchema,
 } from "@salelink/contracts/payouts";
 import { useLocale, useTranslations } from "next-intl";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
+import { useContractForm } from "@/components/ui/use-contract-form.ts";
 import { ApiError, api } from "@/lib/api.ts";
-import { apiFieldErrors, type FieldErrors, topLevelErrors } from "@/lib/form-errors.ts";
+import { apiFieldErrors, type FieldErrors } from "@/lib/form-errors.ts";
 import { formatMoney, minorToInput, parseAmount } from "@/lib/money.ts";
 import { toast } from "@/lib/toast.ts";
 import { payoutCurrencies } from "./payout-currencies.ts";
@@ -42,8 +43,6 @@ export function WithdrawForm({
   const availableIn = (c: Currency) => options.find((b) => b.currency === c)?.amount ?? 0;
   const [amount, setAmount] = useState(() => minorToInput(availableIn(preferred), preferred, locale));
   const [bankAccountId, setBankAccountId] = useState(accounts?.at(-1)?.id ?? "");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [pending, setPending] = useState(false);
 
   const money = (minor: number, c: Currency = currency) => formatMoney(minor, c, locale);
   const available = availableIn(currency);
@@ -54,12 +53,11 @@ export function WithdrawForm({
   function chooseCurrency(next: Currency) {
     setCurrency(next);
     setAmount(minorToInput(availableIn(next), next, locale));
-    setErrors({});
+    form.clearErrors();
   }
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (blocked) return;
+  /** The rules the contract cannot know: what this balance holds, the minimum, an account chosen. */
+  function check(): FieldErrors {
     const minor = parseAmount(amount, currency);
     const next: FieldErrors = {};
     if (minor === null || minor <= 0) next.amount = t("errors.amount");
@@ -68,21 +66,36 @@ export function WithdrawForm({
       next.amount = t("errors.amountUnder", { minimum: money(eligibility.minimum) });
     }
     if (!chosen) next.bankAccountId = t("errors.bankAccount");
-    const parsed = payoutRequestBodySchema.safeParse({
+    return next;
+  }
+
+  const { form, errors, pending, onSubmit } = useContractForm({
+    defaultValues: {},
+    schema: payoutRequestBodySchema,
+    toBody: () => ({
       bankAccountId: chosen?.id,
       currency,
-      amount: minor ?? undefined,
-    });
-    if (Object.keys(next).length > 0 || !parsed.success) {
-      setErrors(Object.keys(next).length > 0 ? next : { form: t("withdrawFailed") });
-      return;
-    }
-    setErrors({});
-    setPending(true);
-    try {
+      amount: parseAmount(amount, currency) ?? undefined,
+    }),
+    // Only the amount and the account have a field here; anything else shows under the form.
+    fieldOf: (path) => (path === "amount" || path === "bankAccountId" ? path : "form"),
+    message: (field) =>
+      field === "amount"
+        ? t("errors.amount")
+        : field === "bankAccountId"
+          ? t("errors.bankAccount")
+          : t("withdrawFailed"),
+    check,
+    failed: (err) => (err instanceof ApiError && err.body ? err.body.message : t("withdrawFailed")),
+    onFailure: (err) => {
+      const named = Object.keys(apiFieldErrors(err)).length > 0;
+      if (!named && err instanceof ApiError && [403, 404, 409].includes(err.status)) onRefused();
+      return undefined;
+    },
+    submit: async (body) => {
       const payout = await api("/profile/payout", {
         method: "POST",
-        body: parsed.data,
+        body,
         schema: payoutSchema,
       });
       toast.success(t("requested"), {
@@ -92,27 +105,16 @@ export function WithdrawForm({
         }),
       });
       onRequested();
-    } catch (err) {
-      const { amount: amountError, bankAccountId: bankError, ...other } = topLevelErrors(apiFieldErrors(err));
-      if (amountError || bankError || Object.keys(other).length > 0) {
-        // Only the amount and the account have a field here; anything else shows under the form.
-        const form = Object.values(other)[0];
-        setErrors({
-          ...(amountError ? { amount: amountError } : {}),
-          ...(bankError ? { bankAccountId: bankError } : {}),
-          ...(form ? { form } : {}),
-        });
-      } else {
-        setErrors({ form: err instanceof ApiError && err.body ? err.body.message : t("withdrawFailed") });
-        if (err instanceof ApiError && [403, 404, 409].includes(err.status)) onRefused();
-      }
-    } finally {
-      setPending(false);
-    }
-  }
+    },
+  });
 
   return (
-    <form className="stack withdraw-form" method="post" onSubmit={onSubmit} noValidate>
+    <form
+      className="stack withdraw-form"
+      method="post"
+      onSubmit={(event) => (blocked ? event.preventDefault() : onSubmit(event))}
+      noValidate
+    >
       <fieldset disabled={blocked || pending} className="stack">
         <legend className="sr-only">{t("withdrawTitle")}</legend>
         {options.length > 1 ? (

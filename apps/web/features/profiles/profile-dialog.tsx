@@ -7,12 +7,12 @@ import {
   updateProfileBodySchema,
 } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Field, TextAreaField } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
+import { useContractForm } from "@/components/ui/use-contract-form.ts";
 import { useModalDialog } from "@/components/ui/use-modal-dialog.ts";
 import { api } from "@/lib/api.ts";
-import { apiFieldErrors, type FieldErrors, topLevelErrors } from "@/lib/form-errors.ts";
 import { toast } from "@/lib/toast.ts";
 import { FileUpload, type UploadValue } from "../uploads/file-upload.tsx";
 
@@ -31,8 +31,6 @@ export function ProfileDialog({
 }) {
   const t = useTranslations("profiles");
   const ref = useModalDialog();
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [pending, setPending] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [avatar, setAvatar] = useState<UploadValue | null>(
     profile?.avatarFileId
@@ -54,48 +52,34 @@ export function ProfileDialog({
     return t("errors.displayName");
   }
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const f = new FormData(event.currentTarget);
-    const input = {
-      displayName: String(f.get("displayName") ?? ""),
-      handle: String(f.get("handle") ?? ""),
-      bio: String(f.get("bio") ?? ""),
-      socialLinks: String(f.get("socialLinks") ?? "")
+  const { register, errors, pending, onSubmit } = useContractForm({
+    defaultValues: {
+      displayName: profile?.displayName ?? "",
+      handle: profile?.handle ?? "",
+      bio: profile?.bio ?? "",
+      socialLinks: profile?.socialLinks.join("\n") ?? "",
+    },
+    schema: profile ? updateProfileBodySchema : createProfileBodySchema,
+    toBody: (values) => ({
+      ...values,
+      socialLinks: values.socialLinks
         .split("\n")
         .map((line) => line.trim())
         .filter(Boolean),
       avatarFileId: avatar?.id ?? null,
-    };
-    const parsed = profile
-      ? updateProfileBodySchema.safeParse(input)
-      : createProfileBodySchema.safeParse(input);
-    if (!parsed.success) {
-      const next: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0]);
-        next[key] ??= messageFor(key);
-      }
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    setPending(true);
-    try {
+    }),
+    message: messageFor,
+    failed: t("failed"),
+    submit: async (body) => {
       const saved = await api(profile ? `/profiles/${profile.id}` : "/profiles", {
         method: profile ? "PATCH" : "POST",
-        body: parsed.data,
+        body,
         schema: creatorProfileSchema,
       });
       toast.success(profile ? t("updated") : t("created"));
       onSaved(saved);
-    } catch (err) {
-      const fieldErrors = topLevelErrors(apiFieldErrors(err));
-      setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: t("failed") });
-    } finally {
-      setPending(false);
-    }
-  }
+    },
+  });
 
   return (
     <dialog
@@ -107,17 +91,15 @@ export function ProfileDialog({
       <form className="form" method="post" onSubmit={onSubmit} noValidate>
         <h2 id="profile-dialog-title">{profile ? t("editTitle") : t("createTitle")}</h2>
         <Field
-          name="displayName"
+          {...register("displayName")}
           label={t("displayName")}
-          defaultValue={profile?.displayName ?? ""}
           maxLength={60}
           error={errors.displayName}
         />
         <Field
-          name="handle"
+          {...register("handle")}
           label={t("handle")}
           hint={t("handleHint")}
-          defaultValue={profile?.handle ?? ""}
           autoComplete="off"
           maxLength={30}
           error={errors.handle}
@@ -132,20 +114,12 @@ export function ProfileDialog({
           onBusyChange={setUploading}
           error={errors.avatarFileId}
         />
+        <TextAreaField {...register("bio")} label={t("bio")} rows={3} maxLength={500} error={errors.bio} />
         <TextAreaField
-          name="bio"
-          label={t("bio")}
-          rows={3}
-          maxLength={500}
-          defaultValue={profile?.bio ?? ""}
-          error={errors.bio}
-        />
-        <TextAreaField
-          name="socialLinks"
+          {...register("socialLinks")}
           label={t("socialLinks")}
           hint={t("socialLinksHint")}
           rows={5}
-          defaultValue={profile?.socialLinks.join("\n") ?? ""}
           error={errors.socialLinks}
         />
         {errors.form && (

@@ -10,12 +10,12 @@ import {
   promoCodeSchema,
 } from "@salelink/contracts";
 import { useTranslations } from "next-intl";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
+import { checkedValues, useContractForm } from "@/components/ui/use-contract-form.ts";
 import { useModalDialog } from "@/components/ui/use-modal-dialog.ts";
 import { ApiError, api } from "@/lib/api.ts";
-import { apiFieldErrors, type FieldErrors, topLevelErrors } from "@/lib/form-errors.ts";
 import { minorToDecimal, parseAmount } from "@/lib/money.ts";
 import { toast } from "@/lib/toast.ts";
 import { endOfDayIso, isoToDateInput } from "./promo-status.ts";
@@ -45,8 +45,6 @@ export function PromoCodeDialog({
   const t = useTranslations("promoCodes");
   const ref = useModalDialog();
   const [kind, setKind] = useState<PromoKind>(code?.kind ?? "percent");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [pending, setPending] = useState(false);
 
   function messageFor(field: string, currentKind: PromoKind): string {
     if (field === "value") return currentKind === "percent" ? t("errors.percent") : t("errors.amount");
@@ -55,66 +53,6 @@ export function PromoCodeDialog({
     if (field === "usageLimit") return t("errors.usageLimit");
     if (field === "linkIds") return t("errors.linkIds");
     return t("errors.code");
-  }
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const f = new FormData(event.currentTarget);
-    const currency = String(f.get("currency") ?? defaultCurrency) as Currency;
-    const valueText = String(f.get("value") ?? "");
-    const value =
-      kind === "percent"
-        ? /^\s*\d+\s*$/.test(valueText)
-          ? Number(valueText)
-          : Number.NaN
-        : (parseAmount(valueText, currency) ?? Number.NaN);
-    const expiryText = String(f.get("expiresAt") ?? "");
-    const expiresAt = expiryText === "" ? null : endOfDayIso(expiryText);
-    const input = {
-      kind,
-      value,
-      ...(kind === "fixed" ? { currency } : {}),
-      code: String(f.get("code") ?? ""),
-      // An unreadable date is sent to the schema as is, which refuses it under its field.
-      expiresAt: expiresAt ?? (expiryText === "" ? null : expiryText),
-      usageLimit: parseCount(String(f.get("usageLimit") ?? "")),
-      linkIds: f.getAll("linkIds").map(String),
-    };
-    const parsed = createPromoCodeBodySchema.safeParse(input);
-    if (!parsed.success) {
-      const next: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0] ?? "code");
-        next[key] ??= messageFor(key, kind);
-      }
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    setPending(true);
-    try {
-      const body = code
-        ? {
-            ...parsed.data,
-            currency: parsed.data.kind === "fixed" ? parsed.data.currency : null,
-            // Without my links on screen the restriction could not be shown: leave it as it is.
-            linkIds: links ? parsed.data.linkIds : undefined,
-          }
-        : parsed.data;
-      const saved = await api(code ? `/promo-codes/${code.id}` : "/promo-codes", {
-        method: code ? "PATCH" : "POST",
-        body,
-        schema: promoCodeSchema,
-      });
-      toast.success(code ? t("updated") : t("created"));
-      onSaved(saved);
-    } catch (err) {
-      const fieldErrors = topLevelErrors(apiFieldErrors(err));
-      const fallback = err instanceof ApiError && err.body ? err.body.message : t("failed");
-      setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { form: fallback });
-    } finally {
-      setPending(false);
-    }
   }
 
   const restricted = new Set(code?.linkIds ?? []);
@@ -127,6 +65,58 @@ export function PromoCodeDialog({
         ? minorToDecimal(code.value, code.currency)
         : String(code.value);
 
+  const { form, register, errors, pending, onSubmit } = useContractForm({
+    defaultValues: {
+      code: code?.code ?? "",
+      value: defaultValue,
+      currency: code?.currency ?? defaultCurrency,
+      expiresAt: code?.expiresAt ? isoToDateInput(code.expiresAt) : "",
+      usageLimit: code?.usageLimit == null ? "" : String(code.usageLimit),
+      linkIds: [...restricted],
+    },
+    schema: createPromoCodeBodySchema,
+    toBody: (values) => {
+      const currency = values.currency as Currency;
+      const value =
+        kind === "percent"
+          ? /^\s*\d+\s*$/.test(values.value)
+            ? Number(values.value)
+            : Number.NaN
+          : (parseAmount(values.value, currency) ?? Number.NaN);
+      const expiresAt = values.expiresAt === "" ? null : endOfDayIso(values.expiresAt);
+      return {
+        kind,
+        value,
+        ...(kind === "fixed" ? { currency } : {}),
+        code: values.code,
+        // An unreadable date is sent to the schema as is, which refuses it under its field.
+        expiresAt: expiresAt ?? (values.expiresAt === "" ? null : values.expiresAt),
+        usageLimit: parseCount(values.usageLimit),
+        linkIds: checkedValues(values.linkIds),
+      };
+    },
+    fieldOf: (path) => (path === "" ? "code" : (path.split(".")[0] ?? path)),
+    message: (field) => messageFor(field, kind),
+    failed: (err) => (err instanceof ApiError && err.body ? err.body.message : t("failed")),
+    submit: async (parsed) => {
+      const body = code
+        ? {
+            ...parsed,
+            currency: parsed.kind === "fixed" ? parsed.currency : null,
+            // Without my links on screen the restriction could not be shown: leave it as it is.
+            linkIds: links ? parsed.linkIds : undefined,
+          }
+        : parsed;
+      const saved = await api(code ? `/promo-codes/${code.id}` : "/promo-codes", {
+        method: code ? "PATCH" : "POST",
+        body,
+        schema: promoCodeSchema,
+      });
+      toast.success(code ? t("updated") : t("created"));
+      onSaved(saved);
+    },
+  });
+
   return (
     <dialog
       ref={ref}
@@ -137,10 +127,9 @@ export function PromoCodeDialog({
       <form className="form" method="post" onSubmit={onSubmit} noValidate>
         <h2 id="promo-dialog-title">{code ? t("editTitle") : t("createTitle")}</h2>
         <Field
-          name="code"
+          {...register("code")}
           label={t("code")}
           hint={t("codeHint")}
-          defaultValue={code?.code ?? ""}
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}
@@ -160,7 +149,9 @@ export function PromoCodeDialog({
                   checked={kind === k}
                   onChange={() => {
                     setKind(k);
-                    setErrors(({ value: _, currency: __, ...rest }) => rest);
+                    // The value field is another one for the other kind: it starts from that kind's value.
+                    form.setValue("value", code?.kind === k ? defaultValue : "");
+                    form.clearErrors(["value", "currency"]);
                   }}
                 />
                 {k === "percent" ? t("kindPercent") : t("kindFixed")}
@@ -171,10 +162,9 @@ export function PromoCodeDialog({
         <div className={kind === "fixed" ? "promo-amount-row" : undefined}>
           <Field
             key={kind}
-            name="value"
+            {...register("value")}
             label={kind === "percent" ? t("percentValue") : t("amountValue")}
             hint={kind === "percent" ? t("percentHint") : t("amountHint")}
-            defaultValue={code?.kind === kind ? defaultValue : ""}
             inputMode={kind === "percent" ? "numeric" : "decimal"}
             autoComplete="off"
             error={errors.value}
@@ -184,8 +174,7 @@ export function PromoCodeDialog({
               <label htmlFor="currency">{t("currency")}</label>
               <select
                 id="currency"
-                name="currency"
-                defaultValue={code?.currency ?? defaultCurrency}
+                {...register("currency")}
                 aria-invalid={Boolean(errors.currency)}
                 aria-describedby={["currency-hint", errors.currency ? "currency-error" : null]
                   .filter(Boolean)
@@ -210,18 +199,16 @@ export function PromoCodeDialog({
         </div>
         <div className="grid-2">
           <Field
-            name="expiresAt"
+            {...register("expiresAt")}
             type="date"
             label={t("expiresAt")}
             hint={t("expiresAtHint")}
-            defaultValue={code?.expiresAt ? isoToDateInput(code.expiresAt) : ""}
             error={errors.expiresAt}
           />
           <Field
-            name="usageLimit"
+            {...register("usageLimit")}
             label={t("usageLimit")}
             hint={t("usageLimitHint")}
-            defaultValue={code?.usageLimit ?? ""}
             inputMode="numeric"
             autoComplete="off"
             error={errors.usageLimit}
@@ -241,12 +228,7 @@ export function PromoCodeDialog({
               {choosable.map((link) => (
                 <li key={link.id}>
                   <label className="checkbox">
-                    <input
-                      type="checkbox"
-                      name="linkIds"
-                      value={link.id}
-                      defaultChecked={restricted.has(link.id)}
-                    />
+                    <input type="checkbox" {...register("linkIds")} value={link.id} />
                     <span>
                       {link.title}
                       {link.status !== "active" && (
