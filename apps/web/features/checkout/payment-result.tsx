@@ -132,9 +132,18 @@ export function PaymentResult({ area }: { area: BuyerArea }) {
   const title = titleOf(view, reason, t);
   useEffect(() => {
     if (!title) return;
-    // The layout's template adds " · " and the site's name: kept as it is.
-    const separator = document.title.indexOf(" · ");
-    document.title = separator >= 0 ? `${title}${document.title.slice(separator)}` : title;
+    const apply = () => {
+      // The layout's template adds " · " and the site's name: kept as it is.
+      const separator = document.title.indexOf(" · ");
+      const wanted = separator >= 0 ? `${title}${document.title.slice(separator)}` : title;
+      if (document.title !== wanted) document.title = wanted;
+    };
+    apply();
+    // Next.js may write the page's own metadata title after this ran (it streams metadata): the
+    // outcome's title is put back whenever the head changes.
+    const observer = new MutationObserver(apply);
+    observer.observe(document.head, { subtree: true, childList: true, characterData: true });
+    return () => observer.disconnect();
   }, [title]);
 
   if (view.kind === "checking") {
