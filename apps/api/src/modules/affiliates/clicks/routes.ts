@@ -25,13 +25,21 @@ export interface ClickDeps {
 /** Tokens held in memory at most; a flood of random tokens pushes out the oldest. */
 const maxCachedTokens = 10_000;
 
+/** Log levels at which Fastify's two lines per request are off already. */
+const quietLevels: ReadonlySet<Config["LOG_LEVEL"]> = new Set(["fatal", "error", "warn", "silent"]);
+
+/** helmet's Strict-Transport-Security, as every other answer of the API carries it (app.ts). */
+const hsts = "max-age=31536000; includeSubDomains";
+
 /**
  * `PATCH /campaigns/clicks/{token}`: a visit through a share link (spec section 3). Anyone may call
  * it, signed in or not. Every well-formed call gets the same empty 204, counted or not (unknown or
  * archived token, a repeat visit within the hour, a bot, a visit past its address's allowance), so
  * the answer tells nothing about tokens, nor about what is filtered.
  * The hot path touches neither the database nor a log: tokens come from memory, clicks go to the
- * buffer, which writes them in batches (buffer.ts).
+ * buffer, which writes them in batches (buffer.ts). It also skips what a click does not need of the
+ * global plugins (decision 033): no session is looked up (no `auth` rule), no per-request logger,
+ * no document security headers.
  */
 export const clickRoutes: FastifyPluginAsyncZod<ClickDeps> = async (app, deps) => {
   const { db, config } = deps;
@@ -55,11 +63,32 @@ export const clickRoutes: FastifyPluginAsyncZod<ClickDeps> = async (app, deps) =
   // After the server stopped taking requests: what was counted reaches the database before exit.
   app.addHook("onClose", () => buffer.close());
 
+  /** Counts the visit; a promise only when the store answers with one (Redis). */
+  const record = (campaignId: string | null, ip: string, userAgentHeader: string | undefined) => {
+    if (campaignId === null) return undefined;
+    const userAgent = userAgentHeader ?? "";
+    // No user agent at all is a script, not a browser: counted apart with the bots.
+    const bot = userAgent === "" || isBot(userAgent);
+    const outcome = store.record(campaignId, visitor(ip, userAgent), bot, Date.now());
+    return outcome instanceof Promise ? outcome : undefined;
+  };
+  // The click's own logger, made once: a child per request (Fastify's default) costs more than the
+  // click itself, and at info level Fastify would log two lines per click. Errors still log here.
+  const clickLog = app.log.child(
+    { route: "PATCH /campaigns/clicks/:token" },
+    quietLevels.has(config.LOG_LEVEL) ? {} : { level: "warn" },
+  );
+
   app.patch(
     "/campaigns/clicks/:token",
     {
       // A click changes no one's data: it is counted during maintenance too.
       config: { maintenance: "allow" },
+      // An empty answer to a script's fetch: helmet's headers are about documents (framing,
+      // sniffing, policies) and helmet rebuilds its middleware on every request. Only HSTS, which
+      // is about the host, is kept below (decision 033).
+      helmet: false,
+      childLoggerFactory: () => clickLog,
       schema: {
         tags: ["campaigns"],
         summary: "Report a visit through a campaign's share link (204 whether counted or not)",
@@ -69,19 +98,21 @@ export const clickRoutes: FastifyPluginAsyncZod<ClickDeps> = async (app, deps) =
         response: { 204: z.undefined().describe("No content, whether the visit was counted or not") },
       },
     },
-    async (request, reply) => {
+    // Not async: a cached token and the memory store answer within this call, with no promise.
+    (request, reply) => {
+      reply.header("strict-transport-security", hsts);
       const { token } = request.params;
       if (request.body.token !== token) {
         throw validation({ token: ["The token must be the one in the address."] });
       }
-      const campaignId = await tokens.resolve(token);
-      if (campaignId !== null) {
-        const userAgent = request.headers["user-agent"] ?? "";
-        // No user agent at all is a script, not a browser: counted apart with the bots.
-        const bot = userAgent === "" || isBot(userAgent);
-        await store.record(campaignId, visitor(request.ip, userAgent), bot, Date.now());
-      }
-      return reply.code(204).send();
+      reply.code(204);
+      const known = tokens.peek(token);
+      const counted =
+        known === undefined
+          ? tokens.resolve(token).then((id) => record(id, request.ip, request.headers["user-agent"]))
+          : record(known, request.ip, request.headers["user-agent"]);
+      if (counted === undefined) return reply.send();
+      return counted.then(() => reply.send());
     },
   );
 };
