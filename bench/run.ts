@@ -12,6 +12,10 @@ import { type Campaign, type ClicksResult, checkClicks, runClicks } from "./lib/
 import { docsFile, log, resultsFile, rootDir } from "./lib/context.ts";
 import { type BenchDatabase, createBenchDatabase } from "./lib/database.ts";
 import { type AllResults, writeDocs } from "./lib/docs.ts";
+import { runLaunch } from "./lib/launch.ts";
+import { stopLaunchLoad } from "./lib/launch-load.ts";
+import { phaseLimitSeconds } from "./lib/launch-phases.ts";
+import { launchSummary } from "./lib/launch-report.ts";
 import { lighthouseAvailable, runLighthouse } from "./lib/lighthouse.ts";
 import { stopLoad } from "./lib/load.ts";
 import { checkMixedClicks, type MixedResult, runMixed } from "./lib/mixed.ts";
@@ -43,6 +47,7 @@ function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     stopLoad();
     stopMixedLoad();
+    stopLaunchLoad();
     await stopAll();
     rmSync(uploadsDir, { recursive: true, force: true });
     if (database) {
@@ -91,10 +96,11 @@ function machineInfo(options: Options, db: string, startedAt: Date, loadAverage:
 }
 
 /** The servers each scenario needs (the web app always with the API it asks). */
-function serversFor(name: ScenarioName): ServerName[] {
+function serversFor(name: ScenarioName, options: Options): ServerName[] {
   const pair = scenarios.find((s) => s.name === name);
   if (pair) return [pair.target.server, pair.baseline.server];
   if (name === "api-clicks") return ["api", "bare"];
+  if (name === "launch") return options.instances > 1 ? ["api", "api2", "bare"] : ["api", "bare"];
   if (name === "mixed") return ["api", "web", "bare"];
   return ["api", "web"];
 }
@@ -116,6 +122,9 @@ function measuredSeconds(options: Options, selected: ScenarioName[]): number {
     if (name === "api-clicks") return sum + 2 * phase + 3 * options.duration + options.warmup;
     // Mixed: a warm-up, five kinds alone, the mix, the bare route.
     if (name === "mixed") return sum + 8 * phase;
+    // Launch: four baselines and five reads; seven fixed-size phases, each stopped at its limit; the
+    // seeding and the audits.
+    if (name === "launch") return sum + 10 * phase + 7 * phaseLimitSeconds + 300;
     // Lighthouse: four pages, each audited `lighthouseRuns` times, up to 150 s each.
     return sum + 4 * 150 * options.lighthouseRuns;
   }, 0);
@@ -153,7 +162,7 @@ async function main(): Promise<number> {
   }
 
   const selected = options.only;
-  const needed = new Set<ServerName>(selected.flatMap(serversFor));
+  const needed = new Set<ServerName>(selected.flatMap((name) => serversFor(name, options)));
   // The web app asks the API whether maintenance is on: it is measured against a real API.
   if (needed.has("web")) needed.add("api");
   const lighthouseProblem = selected.includes("lighthouse") ? lighthouseAvailable() : undefined;
@@ -186,7 +195,7 @@ async function main(): Promise<number> {
   const pending: Pending = {};
   const skipped: string[] = [];
   const ran = new Set<ScenarioName>();
-  const has = (name: ScenarioName) => serversFor(name).every((s) => servers.has(s));
+  const has = (name: ScenarioName) => serversFor(name, options).every((s) => servers.has(s));
 
   for (const scenario of scenarios.filter((s) => selected.includes(s.name))) {
     const target = servers.get(scenario.target.server);
@@ -214,10 +223,10 @@ async function main(): Promise<number> {
   const api = servers.get("api");
   const bare = servers.get("bare");
   const web = servers.get("web");
-  for (const name of ["api-clicks", "mixed"] as const) {
+  for (const name of ["api-clicks", "mixed", "launch"] as const) {
     if (!selected.includes(name)) continue;
     checkAborted();
-    if (!has(name) || !api || !bare || !databaseUrl) {
+    if (!has(name) || !api || !bare || !databaseUrl || !database) {
       log(`Skipping ${name}: it needs PostgreSQL and its servers.`);
       skipped.push(name);
       continue;
@@ -227,6 +236,10 @@ async function main(): Promise<number> {
       const { result, measured } = await runClicks(options, bare, api, databaseUrl);
       pending.clicks = { result, campaign: measured };
       all.clicks = result;
+    } else if (name === "launch") {
+      const api2 = servers.get("api2");
+      all.launch = await runLaunch(options, api2 ? [api, api2] : [api], bare, database);
+      if (api2) assertRunning(api2);
     } else if (web) {
       all.mixed = await runMixed(options, { web, api, bare }, databaseUrl);
       pending.mixed = all.mixed;
@@ -265,6 +278,7 @@ async function main(): Promise<number> {
     const errors = all.mixed.total.non2xx + all.mixed.total.errors;
     console.log(`mixed: ${errors === 0 ? "no errors" : `${errors} errors: INVALID`}`);
   }
+  if (all.launch) for (const line of launchSummary(all.launch)) console.log(line);
   if (all.lighthouse) {
     for (const p of all.lighthouse) {
       console.log(`lighthouse ${p.path}: performance ${p.performance}, accessibility ${p.accessibility}`);
@@ -283,7 +297,8 @@ async function main(): Promise<number> {
     log(`${docs} left unchanged.`);
   }
   log(`Raw numbers: ${path.relative(rootDir, resultsFile)}.`);
-  return skipped.length > 0 ? 1 : 0;
+  // A launch whose checks fail (ledger, stock, each event once, clicks) fails the run.
+  return skipped.length > 0 || all.launch?.pass === false ? 1 : 0;
 }
 
 main()

@@ -6,6 +6,8 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ClicksResult } from "./clicks.ts";
+import type { LaunchResult } from "./launch.ts";
+import { launchSection } from "./launch-report.ts";
 import type { LighthousePage } from "./lighthouse.ts";
 import type { MixedResult } from "./mixed.ts";
 import type { ScenarioName } from "./options.ts";
@@ -16,6 +18,7 @@ export interface AllResults {
   pairs: ScenarioResult[];
   clicks?: ClicksResult;
   mixed?: MixedResult;
+  launch?: LaunchResult;
   lighthouse?: LighthousePage[];
 }
 
@@ -50,6 +53,11 @@ const sections: Section[] = [
     id: "mixed",
     scenarios: ["mixed"],
     render: (info, all) => (all.mixed ? mixedSection(info, all.mixed) : undefined),
+  },
+  {
+    id: "launch",
+    scenarios: ["launch"],
+    render: (info, all) => (all.launch ? launchSection(info, all.launch) : undefined),
   },
   {
     id: "lighthouse",

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { parseArgs } from "node:util";
 
 export const scenarioNames = [
@@ -10,6 +11,7 @@ export const scenarioNames = [
   "api-webhook",
   "api-clicks",
   "mixed",
+  "launch",
   "lighthouse",
 ] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
@@ -32,6 +34,17 @@ export interface Options {
   writeDocs: boolean;
   /** Lighthouse audits per page; the median one is reported (Lighthouse's own advice for variance). */
   lighthouseRuns: number;
+  /** API instances for the launch scenario, sharing PostgreSQL and (from 2) Redis. */
+  instances: number;
+  /** The launch's stock (and checkouts per link, and sales per payment phase); a multiple of 100. */
+  launchStock: number;
+  /** Loopback Redis the API instances share when there are several (rate limits, click counters). */
+  redisUrl: string;
+  /**
+   * The API package whose build is measured (`dist/server.js`) and whose source the launch's ledger
+   * audit runs; apps/api by default, another checkout's (built) for a before/after on the same machine.
+   */
+  apiDir: string | undefined;
   verbose: boolean;
 }
 
@@ -49,10 +62,21 @@ export const usage = `Usage: npm run bench -w @salelink/bench -- [options]
                         (env BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test)
   --lighthouse-runs <n> Lighthouse audits per page, the median reported (env BENCH_LIGHTHOUSE_RUNS,
                         default 3)
+  --instances <n>       API instances for the launch scenario (env BENCH_INSTANCES, default 1); from
+                        2, each gets REDIS_URL and the launch's load is split between them
+  --redis-url <url>     loopback Redis the instances share (env BENCH_REDIS_URL,
+                        default redis://127.0.0.1:6379)
+  --launch-stock <n>    the launch's stock limit, checkouts per link and sales per payment phase, a
+                        multiple of 100 (env BENCH_LAUNCH_STOCK, default 10000; the dashboard at scale
+                        has ten times as many orders); smaller for a quick try
+  --api-dir <dir>       the API package to run, already built (env BENCH_API_DIR, default apps/api):
+                        e.g. an earlier commit's apps/api, for a before/after; the launch's ledger
+                        audit runs that package's source
   --rebuild             build the API and the web app even if a build exists
   --write-docs          write docs/benchmarks.md even for a partial (--only) run: each section whose
                         scenarios all ran (foundation: api-maintenance, api-public-link, web-*;
-                        checkout: api-checkout, api-webhook; clicks: api-clicks; mixed; lighthouse);
+                        checkout: api-checkout, api-webhook; clicks: api-clicks; mixed; launch;
+                        lighthouse);
                         the others are kept
   --no-write-docs       never write docs/benchmarks.md
   --verbose             echo the servers' output
@@ -91,6 +115,19 @@ function scenarioList(raw: string | undefined): ScenarioName[] {
   return scenarioNames.filter((name) => names.includes(name));
 }
 
+/** The 100-creator phase sells the same number over 100 links: the stock splits evenly. */
+function launchStock(raw: string | undefined): number {
+  const stock = positiveNumber("launch-stock", raw, 10_000, { integer: true });
+  if (stock % 100 !== 0) throw new Error(`launch-stock must be a multiple of 100, got ${stock}`);
+  return stock;
+}
+
+/** Relative to where the command was typed (npm runs the bench from bench/, and says where in INIT_CWD). */
+function apiDirOf(raw: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  return path.resolve(env.INIT_CWD ?? process.cwd(), raw);
+}
+
 /** Command-line flags win over environment variables, which win over the defaults. */
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | "help" {
   const { values } = parseArgs({
@@ -103,6 +140,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 
       "database-url": { type: "string" },
       rebuild: { type: "boolean" },
       "lighthouse-runs": { type: "string" },
+      instances: { type: "string" },
+      "redis-url": { type: "string" },
+      "launch-stock": { type: "string" },
+      "api-dir": { type: "string" },
       "write-docs": { type: "boolean" },
       "no-write-docs": { type: "boolean" },
       verbose: { type: "boolean" },
@@ -131,6 +172,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 
       3,
       { integer: true },
     ),
+    instances: positiveNumber("instances", values.instances ?? env.BENCH_INSTANCES, 1, { integer: true }),
+    launchStock: launchStock(values["launch-stock"] ?? env.BENCH_LAUNCH_STOCK),
+    redisUrl: values["redis-url"] ?? env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
+    apiDir: apiDirOf(values["api-dir"] ?? env.BENCH_API_DIR, env),
     verbose: values.verbose ?? false,
   };
 }

@@ -24,7 +24,7 @@ export function markdownTable(headings: string[], rows: string[][], numeric: Set
 }
 
 /** The machine and the run, for sections whose load is not one endpoint against its baseline. */
-function machineParagraph(info: RunInfo): string {
+export function machineParagraph(info: RunInfo): string {
   return `Measured ${info.date.toISOString().replace(/\.\d+Z$/, "Z")} on ${info.cpus} CPUs (${info.cpuModel}),
 ${info.memoryGiB.toFixed(0)} GiB of memory, Node ${info.node}, 1-minute load average ${info.loadAverage.toFixed(2)} at
 the start of the run; database: ${info.database}. Load from autocannon in the bench process, on the

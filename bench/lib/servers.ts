@@ -18,7 +18,8 @@ import {
   waitUntilReady,
 } from "./processes.ts";
 
-export type ServerName = "bare" | "api" | "web" | "baseline";
+/** `api2`: a second API instance on the same databases (the launch scenario's `--instances 2`). */
+export type ServerName = "bare" | "api" | "api2" | "web" | "baseline";
 
 export interface Server {
   name: ServerName;
@@ -33,7 +34,12 @@ export const buildTimeoutMs = 10 * 60_000;
 
 export async function buildIfNeeded(options: Options, needApi: boolean, needWeb: boolean): Promise<void> {
   const echo = true;
-  if (needApi && (options.rebuild || !existsSync(path.join(apiDir, "dist", "server.js")))) {
+  if (needApi && options.apiDir !== undefined) {
+    // Another package's build: measured as it is, never built here.
+    if (!existsSync(path.join(options.apiDir, "dist", "server.js"))) {
+      throw new Error(`No build at ${options.apiDir}/dist/server.js: build it first (node build.mjs)`);
+    }
+  } else if (needApi && (options.rebuild || !existsSync(path.join(apiDir, "dist", "server.js")))) {
     log("Building the API (npm run build -w @salelink/api) ...");
     await runToEnd("api build", "npm", ["run", "build", "-w", "@salelink/api"], {
       cwd: rootDir,
@@ -106,11 +112,15 @@ export async function startServers(
     ),
   );
 
-  if (needed.has("api") && database) {
-    await attempt("api", () =>
-      startServer("api", "/maintenance", {}, (port) =>
-        start("api", process.execPath, ["dist/server.js"], {
-          cwd: apiDir,
+  // Several instances share PostgreSQL and Redis, as behind a load balancer; one alone keeps its
+  // rate limits and click buffer in memory, as the earlier scenarios were measured.
+  const redis = needed.has("api2") ? { REDIS_URL: loopbackUrl(options.redisUrl) } : {};
+  for (const name of ["api", "api2"] as const) {
+    if (!needed.has(name) || !database) continue;
+    await attempt(name, () =>
+      startServer(name, "/maintenance", {}, (port) =>
+        start(name, process.execPath, ["dist/server.js"], {
+          cwd: options.apiDir ?? apiDir,
           env: {
             // Production's settings, each set here, but not NODE_ENV=production: production refuses
             // sandbox payments beside real payouts, and the bench pays with the sandbox.
@@ -122,8 +132,8 @@ export async function startServers(
             API_PORT: String(port),
             API_PUBLIC_URL: `http://${host}:${port}`,
             LOG_LEVEL: "warn",
-            // The demo catalogue gives the link scenarios a real link with its files.
-            SEED_DEMO: "true",
+            // The demo catalogue gives the link scenarios a real link with its files (seeded once).
+            SEED_DEMO: name === "api" ? "true" : "false",
             // One throwaway secret per run (context.ts); the providers are the sandboxes.
             APP_SECRET: appSecret,
             JOBS_ENABLED: "false",
@@ -141,6 +151,7 @@ export async function startServers(
             CLICK_FLUSH_MS: undefined,
             UPLOADS_DIR: uploadsDir,
             ...database.env,
+            ...redis,
           },
           echo,
         }),
@@ -194,6 +205,15 @@ export async function startServers(
 
   if (failed.length > 0) log(`Not running: ${failed.join(", ")}; scenarios needing them are skipped.`);
   return servers;
+}
+
+/** The shared Redis is on this machine only, like the bench database. */
+function loopbackUrl(raw: string): string {
+  const url = new URL(raw);
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) {
+    throw new Error(`Refusing a non-loopback Redis host "${url.hostname}"; use 127.0.0.1`);
+  }
+  return raw;
 }
 
 /** A server that stopped during the run makes its numbers meaningless: stop here, with its last words. */
