@@ -48,7 +48,9 @@ import { payoutRoutes } from "./modules/payouts/routes.ts";
 import { reportRoutes } from "./modules/reports/routes.ts";
 import { registerUploadJobs } from "./modules/uploads/cleanup.ts";
 import { uploadRoutes } from "./modules/uploads/routes.ts";
+import { registerWalletJobs } from "./modules/wallet/jobs.ts";
 import { walletRoutes } from "./modules/wallet/routes.ts";
+import { registerSalesSummaryJobs } from "./modules/wallet/summary/jobs.ts";
 import { authPlugin } from "./plugins/auth.ts";
 import { ignoreContentTypeWithoutBody } from "./plugins/empty-body.ts";
 import { frameworkErrors, registerErrorHandler } from "./plugins/error-handler.ts";
@@ -213,6 +215,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   registerOrderJobs(registry, { payments });
+  registerWalletJobs(registry);
+  registerSalesSummaryJobs(registry, { config });
   const services: Services = {
     botCheck,
     mail,

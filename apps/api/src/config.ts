@@ -84,6 +84,16 @@ const envSchema = z.object({
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** How long a claimed job is a worker's before another may take it over. */
   JOBS_LEASE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
+  /** Dashboard rollups (decision 031): the refresh job's period while jobs run. */
+  SALES_ROLLUP_REFRESH_MS: z.coerce.number().int().min(200).max(3_600_000).default(2000),
+  /**
+   * A dashboard read finding the rollups older than this refreshes them (the job late or off),
+   * waiting for it past twice this age; unset: 10 s, and 0 under NODE_ENV=test, where a read must
+   * see the sale made just before it.
+   */
+  SALES_ROLLUP_MAX_AGE_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+  /** How far an order's updated_at (the API's clock) may lag the database's: a refresh looks back this much more. */
+  SALES_ROLLUP_OVERLAP_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   SEED_DEMO: bool(true),
   /** Per client address and window: sign-in, sign-up, password and e-mail sending routes. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
@@ -161,6 +171,8 @@ export type Config = z.output<typeof envSchema> & {
   appSecret: string;
   docsEnabled: boolean;
   shutdownDrainMs: number;
+  /** SALES_ROLLUP_MAX_AGE_MS with its default applied. */
+  salesRollupMaxAgeMs: number;
   /** null: no metrics listener. */
   metricsPort: number | null;
 };
@@ -261,6 +273,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     docsEnabled: cfg.DOCS_ENABLED ?? !production,
     cookieSecure: cfg.COOKIE_SECURE ? cfg.COOKIE_SECURE === "true" : production,
     shutdownDrainMs,
+    salesRollupMaxAgeMs: cfg.SALES_ROLLUP_MAX_AGE_MS ?? (cfg.NODE_ENV === "test" ? 0 : 10_000),
     metricsPort: cfg.METRICS_PORT === "off" ? null : (cfg.METRICS_PORT ?? (production ? 9464 : null)),
   };
 }

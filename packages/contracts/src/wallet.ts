@@ -25,7 +25,7 @@ export const walletBalanceSchema = z.object({
 /** GET /wallet */
 export const walletSchema = z.object({
   balances: z.array(walletBalanceSchema),
-  /** Each sale still held: how much, until when, and why (the refund window). */
+  /** The sales still held, the 20 soonest available: how much, until when, and why (the refund window). */
   held: z.array(
     z.object({
       orderId: z.uuid(),
@@ -96,5 +96,10 @@ export const salesSummarySchema = z.object({
       buyer: z.string(),
     }),
   ),
+  /**
+   * The count, revenue and days come from rollups refreshed every few seconds (decision 031):
+   * every sale committed before this time is in them. The latest orders are read live.
+   */
+  asOf: z.iso.datetime(),
 });
 export type SalesSummary = z.infer<typeof salesSummarySchema>;

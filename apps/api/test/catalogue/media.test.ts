@@ -7,7 +7,7 @@ import path from "node:path";
 import type { CreatorPage, CreatorProfile, Link, PublicLink, UploadedFile } from "@salelink/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { links } from "../../src/db/schema/index.ts";
+import { linkStockUnits, links } from "../../src/db/schema/index.ts";
 import { directSessionCookie, errorOf, insertAccount } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
 import { multipart } from "../support/uploads.ts";
@@ -183,7 +183,11 @@ describe("a link's files", () => {
     const profile = await profileOf(alice);
     const open = await linkOf(alice, profile.id, { stockLimit: 2 });
     const sold = await linkOf(alice, profile.id, { stockLimit: 2 });
-    await ctx.database.db.update(links).set({ salesCount: 2 }).where(eq(links.id, sold.id));
+    // Both units sold (decision 032: a limited stock is its units).
+    await ctx.database.db
+      .update(linkStockUnits)
+      .set({ sold: true })
+      .where(eq(linkStockUnits.linkId, sold.id));
     expect((await call("GET", `/public/links/${open.token}`)).json<PublicLink>().soldOut).toBe(false);
     expect((await call("GET", `/public/links/${sold.token}`)).json<PublicLink>().soldOut).toBe(true);
   });

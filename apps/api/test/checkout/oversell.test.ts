@@ -6,6 +6,7 @@ import {
   jobs,
   ledgerEntries,
   ledgerTransactions,
+  linkStockUnits,
   links,
   mailOutbox,
   orders,
@@ -208,6 +209,10 @@ describe("a payment for an order that can no longer be fulfilled", () => {
       .update(orders)
       .set({ createdAt: sql`now() - interval '11 minutes'` })
       .where(eq(orders.id, old.orderId));
+    await ctx.database.db
+      .update(linkStockUnits)
+      .set({ heldUntil: sql`now() - interval '1 minute'` })
+      .where(eq(linkStockUnits.orderId, old.orderId));
     const resold = await start(link.token, "fast@example.test");
     await pay(resold);
     expect((await status(resold)).status).toBe("paid");
@@ -225,6 +230,10 @@ describe("a payment for an order that can no longer be fulfilled", () => {
       .update(orders)
       .set({ createdAt: sql`now() - interval '11 minutes'` })
       .where(eq(orders.id, old.orderId));
+    await ctx.database.db
+      .update(linkStockUnits)
+      .set({ heldUntil: sql`now() - interval '1 minute'` })
+      .where(eq(linkStockUnits.orderId, old.orderId));
     await pay(old);
     expect((await status(old)).status).toBe("paid");
     expect(await salesOf(link.id)).toBe(1);

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";
-import { jobs, orders } from "../../src/db/schema/index.ts";
+import { jobs, linkStockUnits, orders } from "../../src/db/schema/index.ts";
 import { accountWithSession, directSessionCookie, errorOf, insertAccount } from "../support/accounts.ts";
 import { type TestContext, testApp, testConfig } from "../support/app.ts";
 import { checkoutHelpers } from "../support/checkout.ts";
@@ -129,6 +129,10 @@ describe("stock squatting", () => {
       .update(orders)
       .set({ createdAt: sql`now() - interval '10 minutes 1 second'` })
       .where(eq(orders.id, started.orderId));
+    await ctx.database.db
+      .update(linkStockUnits)
+      .set({ heldUntil: sql`now() - interval '1 second'` })
+      .where(eq(linkStockUnits.orderId, started.orderId));
     expect(await publicLink(link.token)).toMatchObject({ soldOut: false, reservedOut: false });
     const next = (
       await checkoutFrom(newAddress(), link.token, { email: "next@example.test" })

@@ -12,6 +12,7 @@ import {
   ShareReferrerIban,
   Withdraw,
 } from "./model-commands.ts";
+import { LaunchSales } from "./model-launch.ts";
 import { LateSale } from "./model-oversell.ts";
 import { Race } from "./model-races.ts";
 
@@ -35,6 +36,17 @@ const buy = fc
 const lateSale = fc
   .record({ seller: user, price: fc.integer({ min: 100, max: 6000 }), currency })
   .map((p): Cmd => new LateSale(p));
+
+/** Several buyers of one link, their payments delivered at once (and again): applied in batches. */
+const launch = fc
+  .record({
+    seller: user,
+    buyers: fc.integer({ min: 2, max: 6 }),
+    price: fc.integer({ min: 100, max: 6000 }),
+    currency,
+    times,
+  })
+  .map((p): Cmd => new LaunchSales(p));
 
 const release = fc
   .record({
@@ -92,4 +104,5 @@ export const moneyCommands: fc.Arbitrary<Cmd>[] = [
     .map((p): Cmd => new Race(p)),
   fc.record({ user: fc.constantFrom(1, 2) }).map((p): Cmd => new ShareReferrerIban(p)),
   lateSale,
+  launch,
 ];

@@ -13,6 +13,7 @@ import { expect } from "vitest";
 import { paymentEvents } from "../../src/db/schema/index.ts";
 import { sandboxEvent } from "../../src/providers/payments/index.ts";
 import type { ModelOrder, ModelPayout, MoneyModel } from "./model.ts";
+import { runJobs } from "./model-jobs.ts";
 import {
   call,
   checkInvariants,
@@ -36,7 +37,7 @@ const pick = <T>(items: readonly T[], index: number): T => {
   if (item === undefined) throw new Error("pick from nothing");
   return item;
 };
-const runJobs = (w: World) => w.ctx.app.services.jobs.worker.runDue();
+
 const DAY = 86_400_000;
 
 /** The provider's events recorded for an order, by type, as the webhook received them. */

@@ -9,6 +9,7 @@ import { expect } from "vitest";
 import { ledgerEntries, ledgerTransactions, orders, paymentEvents } from "../../src/db/schema/index.ts";
 import type { MoneyModel } from "./model.ts";
 import type { Cmd } from "./model-commands.ts";
+import { runJobs } from "./model-jobs.ts";
 import { call, checkInvariants, createLink, expectStatus, type World } from "./model-world.ts";
 
 /*
@@ -17,8 +18,6 @@ import { call, checkInvariants, createLink, expectStatus, type World } from "./m
  * model like any purchase); the first is refunded automatically and is nobody's money: the
  * invariants then prove no balance moved for it, and this step checks its own two postings.
  */
-
-const runJobs = (w: World) => w.ctx.app.services.jobs.worker.runDue();
 
 async function start(w: World, token: string, email: string) {
   const res = await call(w.ctx, "POST", "/stripe/checkout", undefined, { token, email, locale: "en" });

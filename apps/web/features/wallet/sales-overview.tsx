@@ -58,6 +58,7 @@ export function SalesOverview() {
 
   const money = (minor: number, currency: string) => formatMoney(minor, currency, locale);
   const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: "medium" });
+  const timeFormat = new Intl.DateTimeFormat(locale, { timeStyle: "medium" });
   return (
     <section className="sales-overview" aria-labelledby="dashboard-sales">
       <h2 id="dashboard-sales">{t("salesTitle")}</h2>
@@ -90,6 +91,10 @@ export function SalesOverview() {
           <Link href="/account/wallet">{t("openWallet")}</Link>
         </section>
       </div>
+      {/* The count, revenue and days come from rollups refreshed every few seconds (decision 031). */}
+      <p className="muted stat-hint">
+        {t("figuresAsOf", { time: timeFormat.format(new Date(summary.asOf)) })}
+      </p>
       <SalesChart rows={summary.days} />
       {summary.latestOrders.length > 0 && (
         <section aria-labelledby="dashboard-orders">

@@ -9,4 +9,6 @@ export * from "./mail.ts";
 export * from "./maintenance.ts";
 export * from "./orders.ts";
 export * from "./payouts.ts";
+export * from "./rollups.ts";
+export * from "./stock.ts";
 export * from "./users.ts";

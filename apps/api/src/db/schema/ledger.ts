@@ -94,3 +94,27 @@ export const ledgerBalances = pgTable(
     ),
   ],
 );
+
+/**
+ * Sale credits not yet folded into `ledger_balances` (decision 030). A sale adds its creator's and
+ * referrer's held shares here with a plain insert, so concurrent sales of one creator never wait on
+ * that creator's balance row. A fold (the wallet's job, and any debit of the balance before its
+ * check) deletes committed rows and adds them to the row in one transaction; a balance is its row
+ * plus the rows still here. Credits only: a debit always goes through the row and its CHECK.
+ */
+export const ledgerBalanceDeltas = pgTable(
+  "ledger_balance_deltas",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id),
+    account: text("account", { enum: ledgerAccounts }).notNull(),
+    currency: text("currency", { enum: currencies }).notNull(),
+    amountMinor: bigint("amount_minor", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    index("ledger_balance_deltas_key_idx").on(t.ownerId, t.account, t.currency),
+    check("ledger_balance_deltas_credit", sql`${t.amountMinor} > 0`),
+  ],
+);

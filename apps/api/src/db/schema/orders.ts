@@ -57,7 +57,17 @@ export const orders = pgTable(
     uniqueIndex("orders_access_token_idx").on(t.accessTokenHash),
     index("orders_creator_created_idx").on(t.creatorId, t.createdAt),
     index("orders_link_status_idx").on(t.linkId, t.status),
+    // A buyer's live checkout of a link, which their next one replaces (decision 032): found without
+    // reading the link's other pending orders, thousands of them on a launch day.
+    index("orders_link_buyer_pending_idx").on(t.linkId, t.buyerEmail).where(sql`${t.status} = 'pending'`),
     index("orders_referrer_idx").on(t.referrerId, t.paidAt),
+    // The dashboard rollups (decision 031): the orders changed since the last refresh, a creator's
+    // orders of one payment day, the latest sales, and the sales still held, each without a scan.
+    index("orders_updated_idx").on(t.updatedAt),
+    index("orders_creator_paid_idx").on(t.creatorId, t.paidAt).where(sql`${t.paidAt} is not null`),
+    index("orders_creator_held_idx")
+      .on(t.creatorId, t.availableAt)
+      .where(sql`${t.status} = 'paid' and ${t.releasedAt} is null`),
     // The hold-release job looks for paid orders whose hold is over.
     index("orders_release_idx")
       .on(t.availableAt)

@@ -1,7 +1,7 @@
 import type { Currency } from "@salelink/contracts";
-import { and, desc, eq, gt, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { type AnyColumn, and, desc, eq, gt, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { campaigns, commissionClaims, orders, users } from "../../db/schema/index.ts";
+import { campaigns, commissionClaims, orders, referralSales, users } from "../../db/schema/index.ts";
 
 /*
  * The affiliate programme's SQL (campaigns, figures, earnings, claims; clicks and self-referral
@@ -52,16 +52,16 @@ export async function updateCampaign(
   return row ?? null;
 }
 
+const sumOf = (column: AnyColumn) => sql<number>`coalesce(sum(${column}), 0)::bigint`.mapWith(Number);
+
 const sum = (condition: ReturnType<typeof sql>) =>
   sql<number>`coalesce(sum(${orders.commissionMinor}) filter (where ${condition}), 0)::bigint`.mapWith(
     Number,
   );
 
 // The three states of a commission that still counts (DESIGN section 3): held, claimable, claimed.
-// A claimed commission stays claimed after a refund: the platform bears it.
-const isPending = sql`${orders.status} = 'paid' and ${orders.releasedAt} is null`;
-const isClaimable = sql`${orders.status} = 'paid' and ${orders.releasedAt} is not null and ${orders.commissionClaimId} is null`;
-const isClaimed = sql`${orders.commissionClaimId} is not null`;
+// A claimed commission stays claimed after a refund: the platform bears it. They are computed from
+// the orders by the rollups' refresh (wallet/summary/queries.ts, referral_sales) and read from there.
 
 /** Orders of the owner's referred accounts that carry the owner as referrer (within the window). */
 const earnedBy = (ownerId: string) =>
@@ -100,21 +100,25 @@ export async function campaignFigures(
     const f = figures.get(row.campaignId);
     if (f) f.signups = row.n;
   }
+  // From the rollup of the owner's referral orders (decision 031): one row per referred account and
+  // currency, the three states above.
   const money = await db
     .select({
       campaignId: campaigns.id,
-      currency: orders.currency,
-      sales: sql<number>`count(*) filter (where ${orders.status} = 'paid')::int`,
-      pending: sum(isPending),
-      claimable: sum(isClaimable),
-      claimed: sum(isClaimed),
+      currency: referralSales.currency,
+      sales: sql<number>`sum(${referralSales.sales})::int`.mapWith(Number),
+      pending: sumOf(referralSales.pendingMinor),
+      claimable: sumOf(referralSales.claimableMinor),
+      claimed: sumOf(referralSales.claimedMinor),
     })
-    .from(orders)
-    .innerJoin(users, eq(users.id, orders.creatorId))
+    .from(referralSales)
+    .innerJoin(users, eq(users.id, referralSales.creatorId))
     .innerJoin(campaigns, eq(campaigns.id, users.referredByCampaignId))
-    .where(and(earnedBy(ownerId), inArray(campaigns.id, ids)))
-    .groupBy(campaigns.id, orders.currency)
-    .orderBy(orders.currency);
+    .where(
+      and(eq(referralSales.referrerId, ownerId), eq(campaigns.ownerId, ownerId), inArray(campaigns.id, ids)),
+    )
+    .groupBy(campaigns.id, referralSales.currency)
+    .orderBy(referralSales.currency);
   for (const row of money) {
     const f = figures.get(row.campaignId);
     if (!f) continue;
@@ -126,14 +130,17 @@ export async function campaignFigures(
   return figures;
 }
 
-/** Everything the owner could claim now, per currency: what POST /campaigns/claim would move. */
+/**
+ * Everything the owner could claim, per currency: what POST /campaigns/claim would move, as of the
+ * rollups' last refresh (decision 031).
+ */
 export async function claimableOf(db: DbOrTx, ownerId: string): Promise<Money> {
   const rows = await db
-    .select({ currency: orders.currency, amount: sum(isClaimable) })
-    .from(orders)
-    .where(and(eq(orders.referrerId, ownerId), eq(orders.status, "paid")))
-    .groupBy(orders.currency)
-    .orderBy(orders.currency);
+    .select({ currency: referralSales.currency, amount: sumOf(referralSales.claimableMinor) })
+    .from(referralSales)
+    .where(eq(referralSales.referrerId, ownerId))
+    .groupBy(referralSales.currency)
+    .orderBy(referralSales.currency);
   return rows.filter((r) => r.amount > 0);
 }
 

@@ -18,6 +18,7 @@ import type { Db, DbOrTx } from "../../db/client.ts";
 import { AppError } from "../../lib/errors.ts";
 import { balancesOf, post } from "../wallet/ledger.ts";
 import { commissionClaimed } from "../wallet/postings.ts";
+import { freshRollups } from "../wallet/summary/service.ts";
 import { clickCounts, clickDays } from "./clicks/queries.ts";
 import { maskEmail, referralPseudonym } from "./pseudonyms.ts";
 import type { CampaignRow, Money } from "./queries.ts";
@@ -109,6 +110,8 @@ export async function updateCampaign(
  * list and creates one with POST /campaigns.
  */
 export async function listCampaigns(db: Db, config: Config, ownerId: string): Promise<CampaignList> {
+  // Sales and commissions come from the rollups: refreshed first if older than their maximum age.
+  await freshRollups(db, config);
   const rows = await q.campaignsOf(db, ownerId);
   const [items, claimable] = await Promise.all([
     withFigures(db, config, ownerId, rows),

@@ -16,6 +16,7 @@ import type { Config } from "../../config.ts";
 import type { Db, DbOrTx, Tx } from "../../db/client.ts";
 import { AppError, notFound, validation } from "../../lib/errors.ts";
 import { isUniqueViolation } from "../../lib/pg-errors.ts";
+import { setUnitsForLimit } from "../checkout/stock-queries.ts";
 import type { PublicCache } from "./public/cache.ts";
 import * as q from "./queries.ts";
 import { creatorTags, linkTag, queueRevalidate } from "./revalidate.ts";
@@ -270,6 +271,7 @@ export async function createLink(deps: CatalogueDeps, ownerId: string, body: Cre
     try {
       return await editing(deps, async (tx, refresh) => {
         const id = await q.insertLink(tx, { ownerId, ...body, token: newLinkToken() });
+        if (body.stockLimit !== null) await stockUnits(tx, deps.config, id, body.stockLimit);
         await q.appendToPortfolio(tx, { profileId: body.profileId, linkId: id });
         const link = await getLink(tx, ownerId, id);
         await refresh(await linkPageTags(tx, ownerId, link));
@@ -312,6 +314,13 @@ export function setLinkPaused(
   return changeLink(deps, ownerId, id, { status: paused ? "paused" : "active" });
 }
 
+/**
+ * A limited link's stock is one row per unit (checkout/stock-queries.ts, decision 032): setting,
+ * raising, lowering or removing the limit adds or removes units; sold ones always stay.
+ */
+const stockUnits = (tx: Tx, config: Config, linkId: string, limit: number | null) =>
+  setUnitsForLimit(tx, { linkId, limit, minutes: config.CHECKOUT_RESERVATION_MINUTES });
+
 async function changeLink(
   deps: CatalogueDeps,
   ownerId: string,
@@ -328,6 +337,10 @@ async function changeLink(
       );
     }
     if (!(await q.updateLink(tx, { ownerId, id, set }))) throw notFound("Link");
+    // After the update, which holds the link's row: two edits of one limit never interleave.
+    if (set.stockLimit !== undefined && set.stockLimit !== current.stockLimit) {
+      await stockUnits(tx, deps.config, id, set.stockLimit);
+    }
     const link = await getLink(tx, ownerId, id);
     if (link.profileId && link.profileId !== current.profileId) {
       await q.removeFromOtherPortfolios(tx, { profileId: link.profileId, linkId: id });

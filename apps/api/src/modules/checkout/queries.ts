@@ -11,37 +11,15 @@ export type NewOrder = typeof orders.$inferInsert;
 export const liveSince = (config: Config) =>
   sql`now() - make_interval(mins => ${config.CHECKOUT_RESERVATION_MINUTES})`;
 
-/** The live reservations on these links, by link id (links without any are absent). */
-export async function heldOnLinks(db: DbOrTx, config: Config, linkIds: string[]): Promise<Map<string, Held>> {
-  const out = new Map<string, Held>();
-  if (linkIds.length === 0) return out;
-  const rows = await db
-    .select({
-      linkId: orders.linkId,
-      count: sql<number>`count(*)::int`,
-      oldest: sql<string | Date>`min(${orders.createdAt})`,
-    })
-    .from(orders)
-    .where(
-      and(
-        inArray(orders.linkId, linkIds),
-        eq(orders.status, "pending"),
-        gt(orders.createdAt, liveSince(config)),
-      ),
-    )
-    .groupBy(orders.linkId);
-  for (const row of rows) out.set(row.linkId, { count: row.count, oldest: new Date(row.oldest) });
-  return out;
-}
-
 /**
- * The live reservations on a link or a promo code, leaving out the given orders (the one being
- * paid, or a buyer's own earlier checkout that a new one replaces).
+ * The live reservations of a capped promo code, leaving out the given orders (the one being paid,
+ * or a buyer's own earlier checkout that a new one replaces). A link's stock is counted in units
+ * instead (stock-queries.ts); codes with a cap are few and keep the count under their row's lock.
  */
-export async function heldBy(
+export async function heldByPromo(
   db: DbOrTx,
   config: Config,
-  on: { linkId: string } | { promoCodeId: string },
+  promoCodeId: string,
   exceptOrderIds: string[] = [],
 ): Promise<Held> {
   const [row] = await db
@@ -52,7 +30,7 @@ export async function heldBy(
     .from(orders)
     .where(
       and(
-        "linkId" in on ? eq(orders.linkId, on.linkId) : eq(orders.promoCodeId, on.promoCodeId),
+        eq(orders.promoCodeId, promoCodeId),
         eq(orders.status, "pending"),
         gt(orders.createdAt, liveSince(config)),
         ...exceptOrderIds.map((id) => ne(orders.id, id)),
@@ -62,21 +40,12 @@ export async function heldBy(
   return { count: row.count, oldest: row.oldest ? new Date(row.oldest) : null };
 }
 
-/** A link that is not deleted, by its public token. */
-export async function liveLinkByToken(
-  db: DbOrTx,
-  token: string,
-): Promise<{ id: string; stockLimit: number | null } | null> {
-  const [found] = await db
-    .select({ id: links.id, stockLimit: links.stockLimit })
-    .from(links)
-    .where(and(eq(links.token, token), isNull(links.deletedAt)));
-  return found ?? null;
-}
-
-/** What checkout reads of a link; `lock` takes its row lock (limited stock or a promo code). */
-export async function linkForCheckout(db: DbOrTx, id: string, lock: boolean) {
-  const query = db
+/**
+ * What checkout reads of a link that is not deleted, by its public token, with whether its owner is
+ * suspended: one round trip, and no lock (a limited stock is claimed unit by unit, stock-queries.ts).
+ */
+export async function linkForCheckout(db: DbOrTx, token: string) {
+  const [link] = await db
     .select({
       id: links.id,
       ownerId: links.ownerId,
@@ -86,23 +55,14 @@ export async function linkForCheckout(db: DbOrTx, id: string, lock: boolean) {
       currency: links.currency,
       status: links.status,
       stockLimit: links.stockLimit,
-      salesCount: links.salesCount,
+      ownerSuspended: sql<boolean>`${users.suspendedAt} is not null`,
     })
     .from(links)
-    .where(eq(links.id, id));
-  const [link] = lock ? await query.for("update") : await query;
+    .innerJoin(users, eq(users.id, links.ownerId))
+    .where(and(eq(links.token, token), isNull(links.deletedAt)));
   return link ?? null;
 }
-
-/** Takes a link's row lock (the link's row before the order's, as everywhere). */
-export async function lockLink(db: DbOrTx, id: string): Promise<void> {
-  await db.select({ id: links.id }).from(links).where(eq(links.id, id)).for("update");
-}
-
-export async function ownerSuspended(db: DbOrTx, userId: string): Promise<boolean> {
-  const [owner] = await db.select({ suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, userId));
-  return !!owner?.suspendedAt;
-}
+export type CheckoutLink = NonNullable<Awaited<ReturnType<typeof linkForCheckout>>>;
 
 /** This buyer's checkouts of this link still holding something. */
 export async function liveCheckoutsOf(

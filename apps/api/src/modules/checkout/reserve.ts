@@ -1,22 +1,28 @@
+import { randomUUID } from "node:crypto";
 import type { CheckoutBody, Currency } from "@salelink/contracts";
-import type { Tx } from "../../db/client.ts";
+import type { DbOrTx, Tx } from "../../db/client.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { priceLink } from "../catalogue/promo/service.ts";
 import { linkTag, queueRevalidate, queueRevalidateUntil } from "../catalogue/revalidate.ts";
 import {
+  type CheckoutLink,
   failPendingOrders,
-  heldBy,
+  heldByPromo,
   insertOrder,
-  linkForCheckout,
   liveCheckoutsOf,
-  liveLinkByToken,
   lockPromoUses,
-  ownerSuspended,
 } from "./queries.ts";
 import { promoReservedOut, promoUsedUp, reservedOut, soldOut, stockState } from "./reservations.ts";
+import {
+  allReservedUntil,
+  claimFreeUnit,
+  claimUnitAndLook,
+  firstReservationEnd,
+  nextFreeUnit,
+} from "./stock-queries.ts";
 import type { CheckoutCaller, CheckoutDeps } from "./types.ts";
 
-const notOnSale = () => new AppError("ConflictException", "This link is not on sale.");
+export const notOnSale = () => new AppError("ConflictException", "This link is not on sale.");
 
 export interface RecordedOrder {
   id: string;
@@ -27,90 +33,31 @@ export interface RecordedOrder {
   pageTag: string | null;
 }
 
-/**
- * Checkout's transaction: the link (and a capped code) locked, the buyer's own live checkout of this
- * link replaced, what is left checked by the rule of reservations.ts, the new reservation counted
- * against the caller's caps, and the pending order recorded.
- */
-export async function reserveAndRecord(
-  tx: Tx,
-  deps: CheckoutDeps,
-  body: CheckoutBody,
-  caller: CheckoutCaller,
-  checkoutSecretHash: string,
-): Promise<RecordedOrder> {
-  const { config } = deps;
-  const found = await liveLinkByToken(tx, body.token);
-  if (!found) throw notFound("Link");
-  // Only what may be limited locks the link's row (as a payment's re-check does, before the order's):
-  // unlimited links without a code sell without waiting.
-  const mayReserve = found.stockLimit !== null || !!body.promoCode;
-  const link = await linkForCheckout(tx, found.id, mayReserve);
+/** Whether a checkout of this link reserves something (a unit, a capped code's use) in a transaction. */
+export const reservesSomething = (link: CheckoutLink, body: CheckoutBody) =>
+  link.stockLimit !== null || !!body.promoCode;
+
+/** On sale: active, and its creator not suspended (issue 8: the buyer gets the paused link's answer). */
+export function assertOnSale(link: CheckoutLink | null): asserts link is CheckoutLink {
   if (!link) throw notFound("Link");
-  if (link.status !== "active") throw notOnSale();
-  // A suspended creator's links stop selling (issue 8); the buyer gets the paused link's answer.
-  if (await ownerSuspended(tx, link.ownerId)) throw notOnSale();
+  if (link.status !== "active" || link.ownerSuspended) throw notOnSale();
+}
 
-  // This buyer's checkouts of this link still holding something: the new one takes their place.
-  const own = mayReserve ? await liveCheckoutsOf(tx, config, link.id, body.email) : [];
-
-  let reserves = false;
-  if (link.stockLimit !== null) {
-    reserves = true;
-    const held = await heldBy(tx, config, { linkId: link.id }, own);
-    const state = stockState(config, link.stockLimit, link.salesCount, held);
-    if (state.state === "sold-out") throw soldOut();
-    if (state.state === "reserved-out") throw reservedOut(state.availableAgainAt);
-  }
-
-  const priced = await priceLink(tx, config.rules.linkPriceMinMinor, link, body.promoCode);
-  if (priced.promo?.usageLimit != null) {
-    reserves = true;
-    // The code's row is locked too, so two checkouts on different links cannot both take its last use.
-    const code = await lockPromoUses(tx, priced.promo.id);
-    const held = await heldBy(tx, config, { promoCodeId: priced.promo.id }, own);
-    const uses = stockState(config, code?.usageLimit ?? null, code?.usedCount ?? 0, held);
-    if (uses.state === "sold-out") throw promoUsedUp();
-    if (uses.state === "reserved-out") throw promoReservedOut(uses.availableAgainAt);
-  }
-
-  if (own.length > 0) {
-    await failPendingOrders(tx, own, "replaced");
-  } else if (reserves) {
-    await caller.reserve();
-  }
-
-  const row = await insertOrder(tx, {
+function orderValues(deps: CheckoutDeps, link: CheckoutLink, body: CheckoutBody, secretHash: string) {
+  return {
     linkId: link.id,
     creatorId: link.ownerId,
     buyerEmail: body.email,
     locale: body.locale,
-    currency: priced.currency,
-    priceMinor: priced.price,
-    discountMinor: priced.discount,
-    totalMinor: priced.total,
-    promoCodeId: priced.promo?.id ?? null,
-    promoCode: priced.promo?.code ?? null,
     provider: deps.payments.kind,
-    checkoutSecretHash,
-  });
-  if (!row) throw new Error("order not inserted");
+    checkoutSecretHash: secretHash,
+  };
+}
 
-  if (link.stockLimit !== null) {
-    const after = stockState(
-      config,
-      link.stockLimit,
-      link.salesCount,
-      await heldBy(tx, config, { linkId: link.id }),
-    );
-    if (after.state === "reserved-out") {
-      // The page says "all reserved" now, counts the minutes down, and is for sale again when the
-      // first reservation ends.
-      const tags = [linkTag(link.token)];
-      await queueRevalidate(tx, config, tags);
-      await queueRevalidateUntil(tx, config, tags, after.availableAgainAt);
-    }
-  }
+function recorded(
+  row: { id: string; totalMinor: number; currency: Currency },
+  link: CheckoutLink,
+): RecordedOrder {
   return {
     id: row.id,
     totalMinor: row.totalMinor,
@@ -118,4 +65,102 @@ export async function reserveAndRecord(
     title: link.title,
     pageTag: link.stockLimit !== null ? linkTag(link.token) : null,
   };
+}
+
+/**
+ * The common case, an unlimited link without a code: nothing is reserved, so the pending order is
+ * one insert, without a transaction around it.
+ */
+export async function recordOrder(
+  db: DbOrTx,
+  deps: CheckoutDeps,
+  link: CheckoutLink,
+  body: CheckoutBody,
+  checkoutSecretHash: string,
+): Promise<RecordedOrder> {
+  const row = await insertOrder(db, {
+    ...orderValues(deps, link, body, checkoutSecretHash),
+    currency: link.currency,
+    priceMinor: link.priceMinor,
+    discountMinor: 0,
+    totalMinor: link.priceMinor,
+  });
+  if (!row) throw new Error("order not inserted");
+  return recorded(row, link);
+}
+
+/**
+ * Checkout's transaction when something is limited. Locks are taken in the order a payment takes
+ * them (orders, then a capped code's row, then stock units), so the two never deadlock: the buyer's
+ * own live checkouts of this link are replaced first (their units go back, migration 0016's
+ * trigger), a capped code's uses are counted under its row's lock, the pending order is recorded
+ * and claims a free unit of a limited stock, and the new reservation is counted against the
+ * caller's caps. The link's row is never locked: buyers of one link do not queue.
+ */
+export async function reserveAndRecord(
+  tx: Tx,
+  deps: CheckoutDeps,
+  link: CheckoutLink,
+  body: CheckoutBody,
+  caller: CheckoutCaller,
+  checkoutSecretHash: string,
+): Promise<RecordedOrder> {
+  const { config } = deps;
+  const own = await liveCheckoutsOf(tx, config, link.id, body.email);
+  if (own.length > 0) await failPendingOrders(tx, own, "replaced");
+
+  const priced = await priceLink(tx, config.rules.linkPriceMinMinor, link, body.promoCode);
+  let reserves = link.stockLimit !== null;
+  if (priced.promo?.usageLimit != null) {
+    reserves = true;
+    // The code's row is locked, so two checkouts on different links cannot both take its last use.
+    const code = await lockPromoUses(tx, priced.promo.id);
+    const held = await heldByPromo(tx, config, priced.promo.id, own);
+    const uses = stockState(config, code?.usageLimit ?? null, code?.usedCount ?? 0, held);
+    if (uses.state === "sold-out") throw promoUsedUp();
+    if (uses.state === "reserved-out") throw promoReservedOut(uses.availableAgainAt);
+  }
+
+  const orderId = randomUUID();
+  const row = await insertOrder(tx, {
+    ...orderValues(deps, link, body, checkoutSecretHash),
+    id: orderId,
+    currency: priced.currency,
+    priceMinor: priced.price,
+    discountMinor: priced.discount,
+    totalMinor: priced.total,
+    promoCodeId: priced.promo?.id ?? null,
+    promoCode: priced.promo?.code ?? null,
+  });
+  if (!row) throw new Error("order not inserted");
+
+  // When no other free unit is left, the page turns to "all reserved" until this moment.
+  let reservedUntil: Date | null = null;
+  if (link.stockLimit !== null) {
+    const claim = { linkId: link.id, orderId, minutes: config.CHECKOUT_RESERVATION_MINUTES };
+    // Units other checkouts are claiming are skipped; only when none is left is their outcome
+    // awaited, so a unit given back by a checkout that fails is still sold, and no more than the last.
+    const fast = await claimUnitAndLook(tx, claim);
+    if (fast.claimed) {
+      if (!fast.anotherFree) reservedUntil = await firstReservationEnd(tx, link.id);
+    } else if (await claimFreeUnit(tx, { ...claim, wait: true })) {
+      reservedUntil = await allReservedUntil(tx, link.id);
+    } else {
+      const state = (await nextFreeUnit(tx, [link.id])).get(link.id);
+      if (state?.state === "reserved-out") throw reservedOut(state.availableAgainAt);
+      throw soldOut();
+    }
+  }
+
+  // A replacement keeps the place of the checkout it replaces: only new reservations count.
+  if (own.length === 0 && reserves) await caller.reserve();
+
+  if (reservedUntil) {
+    // The page says "all reserved" now, counts the minutes down, and is for sale again when the
+    // first reservation ends.
+    const tags = [linkTag(link.token)];
+    await queueRevalidate(tx, config, tags);
+    await queueRevalidateUntil(tx, config, tags, reservedUntil);
+  }
+  return recorded(row, link);
 }

@@ -11,18 +11,31 @@ import { AppError, notFound } from "../../lib/errors.ts";
 import { hashToken, randomToken } from "../../lib/tokens.ts";
 import { isWrongPromoCode } from "../catalogue/promo/limits.ts";
 import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
+import { paymentBatcher } from "../orders/batcher.ts";
 import { type ApplyResult, applyPaymentEvent } from "../orders/events.ts";
 import { orderAccessToken } from "./order-access.ts";
-import { failPendingOrders, lockLink, orderStatus, orderWithLink, setProviderPaymentId } from "./queries.ts";
-import { type RecordedOrder, reserveAndRecord } from "./reserve.ts";
+import {
+  failPendingOrders,
+  linkForCheckout,
+  orderStatus,
+  orderWithLink,
+  setProviderPaymentId,
+} from "./queries.ts";
+import {
+  assertOnSale,
+  type RecordedOrder,
+  recordOrder,
+  reserveAndRecord,
+  reservesSomething,
+} from "./reserve.ts";
 import type { CheckoutCaller, CheckoutDeps } from "./types.ts";
 
 /**
- * Starts a payment: in one transaction with the link's row locked (when something is limited),
- * checks that it is on sale and that a unit (and a use of a capped code) is free by the one rule of
- * reservations.ts, prices it with the promo code and records the pending order; then asks the
- * provider for a payment, with the order as idempotency key. The buyer's own checkout of the same
- * link still under way is replaced, never doubled.
+ * Starts a payment: checks that the link is on sale; when something is limited, in one transaction,
+ * claims a unit of its stock (and a use of a capped code) by the rules of reserve.ts, prices it with
+ * the promo code and records the pending order; then asks the provider for a payment, with the
+ * order as idempotency key. The buyer's own checkout of the same link still under way is replaced,
+ * never doubled.
  */
 export async function createCheckout(
   deps: CheckoutDeps,
@@ -34,9 +47,15 @@ export async function createCheckout(
   const checkoutSecret = randomToken();
   if (body.promoCode) await caller.promoAllowed();
 
+  const link = await linkForCheckout(db, body.token);
+  assertOnSale(link);
   let order: RecordedOrder;
   try {
-    order = await db.transaction((tx) => reserveAndRecord(tx, deps, body, caller, hashToken(checkoutSecret)));
+    order = reservesSomething(link, body)
+      ? await db.transaction((tx) =>
+          reserveAndRecord(tx, deps, link, body, caller, hashToken(checkoutSecret)),
+        )
+      : await recordOrder(db, deps, link, body, hashToken(checkoutSecret));
   } catch (error) {
     if (body.promoCode && isWrongPromoCode(error)) await caller.promoFailed();
     throw error;
@@ -95,8 +114,7 @@ export async function cancelCheckout(
 ): Promise<{ status: OrderStatus }> {
   const found = await orderBySecret(deps.db, orderId, secret);
   return deps.db.transaction(async (tx) => {
-    // The link's row before the order's, as checkout and the payment events take them.
-    await lockLink(tx, found.linkId);
+    // Failing the order gives its stock unit back (migration 0016's trigger): no lock on the link.
     const [canceled] = await failPendingOrders(tx, [found.id], "canceled");
     if (canceled && found.stockLimit !== null) {
       await queueRevalidate(tx, deps.config, [linkTag(found.linkToken)]);
@@ -135,11 +153,16 @@ export async function receivePaymentDelivery(
   return applyPaymentEvent(tx, deps.config, deps.payments.kind, event);
 }
 
-/** The webhook route's delivery, applied in its own transaction. */
-export function receivePaymentWebhook(
+/**
+ * The webhook route's delivery: verified, then applied with the deliveries arriving meanwhile
+ * (orders/batcher.ts, decision 030); answered once its transaction has committed.
+ */
+export async function receivePaymentWebhook(
   deps: CheckoutDeps,
   rawBody: Buffer,
   headers: Record<string, string | string[] | undefined>,
 ): Promise<ApplyResult> {
-  return deps.db.transaction((tx) => receivePaymentDelivery(deps, tx, rawBody, headers));
+  const event = deps.payments.parseWebhook(rawBody, headers);
+  if (!event) return "ignored";
+  return paymentBatcher(deps.db, deps.config, deps.payments.kind).apply(event);
 }

@@ -9,6 +9,7 @@ import { referralBlocked } from "../affiliates/self-referral/service.ts";
 import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
 import { orderAccessToken } from "../checkout/order-access.ts";
 import { queueMail } from "../mail/jobs.ts";
+import type { MailJobPayload } from "../mail/templates.ts";
 import { balanceLookup, post } from "../wallet/ledger.ts";
 import {
   coverShortfall,
@@ -22,12 +23,13 @@ import {
   countSale,
   hasRefundEvent,
   linkForMail,
+  linkOfPayment,
   linkPaymentEvent,
   linkTitle,
-  lockLinkOfPayment,
   lockOrder,
   type OrderRow,
   orderOfPayment,
+  type PaidOrderValues,
   recordPaymentEvent,
   referringCampaign,
   setOrderFailed,
@@ -55,18 +57,25 @@ export type ApplyResult = "applied" | "duplicate" | "ignored";
 /** Releases a paid order's hold when it ends; queued when the order is paid. */
 export const releaseHoldJob = jobKind("orders.release-hold", z.object({ orderId: z.uuid() }));
 
-/** The referrer of a creator for a sale now: the campaign's owner, within the attribution window. */
-async function referrerOf(tx: Tx, config: Config, creatorId: string, now: Date): Promise<string | null> {
+/**
+ * Who may earn a commission on a creator's sales, and until when: the owner of the campaign that
+ * referred them, for the attribution window after they signed up. Null when nobody does.
+ */
+export async function referralOf(
+  tx: Tx,
+  config: Config,
+  creatorId: string,
+): Promise<{ ownerId: string; until: Date } | null> {
   const row = await referringCampaign(tx, creatorId);
   if (!row || row.ownerId === creatorId) return null;
   // A self-referral (shared e-mail, sign-up device or IBAN with its referrer) earns nothing.
   if (await referralBlocked(tx, creatorId)) return null;
   const until = new Date(row.createdAt);
   until.setUTCMonth(until.getUTCMonth() + config.rules.affiliateDurationMonths);
-  return now < until ? row.ownerId : null;
+  return { ownerId: row.ownerId, until };
 }
 
-function saleFacts(order: OrderRow): SaleFacts {
+export function saleFacts(order: OrderRow): SaleFacts {
   if (order.feeMinor === null || order.netMinor === null || order.availableAt === null) {
     throw new Error(`order ${order.id} has no split`);
   }
@@ -85,31 +94,44 @@ function saleFacts(order: OrderRow): SaleFacts {
   };
 }
 
-async function markPaid(tx: Tx, config: Config, order: OrderRow, paidAt: Date): Promise<OrderRow> {
-  const referrerId = await referrerOf(tx, config, order.creatorId, paidAt);
+/** What paying an order sets on it (split, hold, referrer, token hash), and the buyer's token. */
+export function paidValues(
+  config: Config,
+  order: OrderRow,
+  referral: { ownerId: string; until: Date } | null,
+  paidAt: Date,
+): { values: PaidOrderValues; token: string } {
+  const referrerId = referral && paidAt < referral.until ? referral.ownerId : null;
   const split = splitSale(
     order.totalMinor,
     config.rules.platformFeeBps,
     referrerId ? config.rules.affiliateCommissionBps : null,
   );
-  const availableAt = new Date(paidAt.getTime() + config.rules.holdDays * 86_400_000);
   const token = orderAccessToken(config, order.id);
-  const paid = await setOrderPaid(tx, order.id, {
-    paidAt,
-    availableAt,
-    referrerId,
-    feeMinor: split.feeMinor,
-    commissionMinor: split.commissionMinor,
-    netMinor: split.netMinor,
-    accessTokenHash: hashToken(token),
-  });
-  if (!paid) throw new Error("order lost");
-  await post(tx, orderPaid(saleFacts(paid)));
-  await countSale(tx, order.linkId, order.promoCodeId);
-  const link = await linkForMail(tx, order.linkId);
-  await queueMail(
-    tx,
-    {
+  return {
+    token,
+    values: {
+      paidAt,
+      availableAt: new Date(paidAt.getTime() + config.rules.holdDays * 86_400_000),
+      referrerId,
+      feeMinor: split.feeMinor,
+      commissionMinor: split.commissionMinor,
+      netMinor: split.netMinor,
+      accessTokenHash: hashToken(token),
+    },
+  };
+}
+
+/** The buyer's receipt, queued once per order. */
+export function receiptMail(
+  config: Config,
+  order: OrderRow,
+  token: string,
+  link: { title: string; creator: string | null } | null,
+  amount = formatMoney(order.totalMinor, order.currency, order.locale),
+): { mail: MailJobPayload; dedupeKey: string } {
+  return {
+    mail: {
       to: order.buyerEmail,
       locale: order.locale,
       template: "order-receipt",
@@ -117,15 +139,25 @@ async function markPaid(tx: Tx, config: Config, order: OrderRow, paidAt: Date): 
         url: `${config.WEB_ORIGIN}/order/${token}`,
         title: link?.title ?? "",
         creator: link?.creator ?? "",
-        amount: formatMoney(order.totalMinor, order.currency, order.locale),
+        amount,
       },
     },
-    { dedupeKey: `receipt:${order.id}` },
-  );
+    dedupeKey: `receipt:${order.id}`,
+  };
+}
+
+async function markPaid(tx: Tx, config: Config, order: OrderRow, paidAt: Date): Promise<OrderRow> {
+  const { values, token } = paidValues(config, order, await referralOf(tx, config, order.creatorId), paidAt);
+  const paid = await setOrderPaid(tx, order.id, values);
+  if (!paid) throw new Error("order lost");
+  await post(tx, orderPaid(saleFacts(paid)));
+  await countSale(tx, order.linkId, order.promoCodeId);
+  const receipt = receiptMail(config, order, token, await linkForMail(tx, order.linkId));
+  await queueMail(tx, receipt.mail, { dedupeKey: receipt.dedupeKey });
   await releaseHoldJob.enqueue(
     tx,
     { orderId: order.id },
-    { runAt: availableAt, dedupeKey: `release:${order.id}` },
+    { runAt: values.availableAt ?? undefined, dedupeKey: `release:${order.id}` },
   );
   return paid;
 }
@@ -176,10 +208,10 @@ export async function applyPaymentEvent(
 
   const found = await orderOfPayment(tx, provider, event.paymentId, event.orderId);
   if (!found) return "ignored";
-  // The link's row first, then the order's, in the order checkout and cancel take them: a payment
-  // re-checks the stock against a count nobody changes meanwhile, and no two paths deadlock.
-  const link = await lockLinkOfPayment(tx, found.linkId);
+  // The order's row only: the stock re-check takes its own locks (unfulfilledReason), and the link's
+  // row is taken last, by the sale's count, as the batches take it (apply-batch.ts).
   const order = await lockOrder(tx, found.id);
+  const link = await linkOfPayment(tx, found.linkId);
   if (!order || !link) return "ignored";
   await linkPaymentEvent(tx, recorded, order.id);
   // An event for another amount or currency than the order's is recorded, never acted on.

@@ -115,16 +115,15 @@ export async function dueHoldOrderIds(db: DbOrTx, asOf: Date, orderIds?: string[
 
 // --- Links, promo codes and referrers, as a payment sees them ------------------------------------
 
-/** The link's row, locked: a payment re-checks the stock against a count nobody changes meanwhile. */
-export async function lockLinkOfPayment(
+/** What a payment needs of its link: whether its stock is limited (its page then changes), its token. */
+export async function linkOfPayment(
   db: DbOrTx,
   linkId: string,
 ): Promise<{ token: string; stockLimit: number | null } | null> {
   const [link] = await db
     .select({ token: links.token, stockLimit: links.stockLimit })
     .from(links)
-    .where(eq(links.id, linkId))
-    .for("update");
+    .where(eq(links.id, linkId));
   return link ?? null;
 }
 

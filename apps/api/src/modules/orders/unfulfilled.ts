@@ -5,11 +5,11 @@ import type { Config } from "../../config.ts";
 import type { Tx } from "../../db/client.ts";
 import { jobKind } from "../../jobs/index.ts";
 import type { PaymentProvider } from "../../providers/payments/types.ts";
-import { heldBy } from "../checkout/queries.ts";
+import { heldByPromo } from "../checkout/queries.ts";
+import { sellFreeUnit, sellOwnUnit } from "../checkout/stock-queries.ts";
 import { queueMail } from "../mail/jobs.ts";
 import { type Posting, post } from "../wallet/ledger.ts";
 import {
-  linkStock,
   linkTitle,
   lockOrder,
   lockPromoUsage,
@@ -41,27 +41,29 @@ export const isUnfulfilled = (order: Pick<OrderRow, "status" | "failureReason">)
   (order.failureReason === "sold-out" || order.failureReason === "promo-used-up");
 
 /**
- * Why this order, whose payment just succeeded, cannot be fulfilled, or null when it can. The
- * caller holds the link's row lock; the promo code's is taken here. Others' live reservations count
- * (each had a free unit when it started), this order's own does not: a payment within its
- * reservation always finds its unit, one after it only finds a unit nobody else holds.
+ * Why this order, whose payment just succeeded, cannot be fulfilled, or null when it can: then, on
+ * a limited link, the order's stock unit is now sold (in `tx`). It takes its own locks, in the
+ * order checkout takes them (a capped code's row, then stock units): the caller holds the order's
+ * row (`lockOrder`) and needs no lock on the link. A payment within its reservation always finds
+ * its unit; one after it keeps its unit while nobody has claimed it, else takes any free unit, and
+ * is sold out when there is none. A capped code's live reservations by others count, as at checkout.
  */
 export async function unfulfilledReason(
   tx: Tx,
   config: Config,
   order: OrderRow,
 ): Promise<UnfulfilledReason | null> {
-  const link = await linkStock(tx, order.linkId);
-  if (link && link.stockLimit !== null) {
-    const held = await heldBy(tx, config, { linkId: order.linkId }, [order.id]);
-    if (link.salesCount + held.count >= link.stockLimit) return "sold-out";
-  }
   if (order.promoCodeId) {
     const promo = await lockPromoUsage(tx, order.promoCodeId);
     if (promo && promo.usageLimit !== null) {
-      const held = await heldBy(tx, config, { promoCodeId: order.promoCodeId }, [order.id]);
+      const held = await heldByPromo(tx, config, order.promoCodeId, [order.id]);
       if (promo.usedCount + held.count >= promo.usageLimit) return "promo-used-up";
     }
+  }
+  // Last, so that a payment refused for its code has not taken a unit.
+  const stock = await sellOwnUnit(tx, { linkId: order.linkId, orderId: order.id });
+  if (stock?.limited && !stock.sold) {
+    if (!(await sellFreeUnit(tx, { linkId: order.linkId, orderId: order.id }))) return "sold-out";
   }
   return null;
 }

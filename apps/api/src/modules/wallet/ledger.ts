@@ -11,9 +11,14 @@ import { isCheckViolation } from "../../lib/pg-errors.ts";
 import {
   addToBalance,
   type BalanceDelta,
+  balanceKeysWithDeltas,
   balancesNotMatchingEntries,
+  foldBalanceDeltas,
+  insertBalanceDeltas,
   insertEntries,
+  insertEntryRows,
   insertTransaction,
+  insertTransactions,
   negativeBalances,
   platformBalances,
   transactionIdOf,
@@ -74,6 +79,56 @@ export const insufficientFunds = () =>
   new AppError("ConflictException", "There is not enough money in this balance for that.");
 
 /**
+ * Sale credits go to `ledger_balance_deltas` rather than to the running row (decision 030): every
+ * sale of a creator credits the same `pending` row, and one row updated by every sale serialises
+ * all of that creator's payments. Only these accounts, only credits: a debit folds the credits first
+ * and then goes through the row and its CHECK. `available` keeps no deltas (payouts read its row).
+ */
+export const deferredCreditAccounts: readonly LedgerAccount[] = ["pending", "affiliate_pending"];
+
+const keyOf = (e: { ownerId: string; account: LedgerAccount; currency: Currency }) =>
+  `${e.ownerId}|${e.account}|${e.currency}`;
+
+/** Adds the users' entries of created postings to their balances (rows, or deltas for credits). */
+async function applyToBalances(tx: DbOrTx, entries: EntryInput[]): Promise<void> {
+  const deltas = new Map<string, BalanceDelta>();
+  for (const e of entries) {
+    // The platform's accounts keep no running balance: every sale touches them, and one row for all
+    // sales would serialise every payment. They may go negative anyway; their sums come from entries.
+    if (e.ownerId === null) continue;
+    const key = keyOf({ ownerId: e.ownerId, account: e.account, currency: e.currency });
+    const row = deltas.get(key) ?? { ownerId: e.ownerId, account: e.account, currency: e.currency, delta: 0 };
+    row.delta += e.amountMinor;
+    deltas.set(key, row);
+  }
+  // Always in the same order (folds included), so two postings touching the same balances cannot
+  // deadlock.
+  const ordered = [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+  const credits = ordered.filter((d) => d.delta > 0 && deferredCreditAccounts.includes(d.account));
+  try {
+    for (const d of ordered) {
+      if (d.delta === 0 || credits.includes(d)) continue;
+      // A debit is checked against everything committed: its credits are folded in first.
+      if (deferredCreditAccounts.includes(d.account)) await foldBalanceDeltas(tx, d);
+      await addToBalance(tx, d);
+    }
+  } catch (err) {
+    if (isCheckViolation(err, "ledger_balances_never_negative", { orUnnamed: true }))
+      throw insufficientFunds();
+    throw err;
+  }
+  await insertBalanceDeltas(
+    tx,
+    credits.map((d) => ({
+      ownerId: d.ownerId,
+      account: d.account,
+      currency: d.currency,
+      amountMinor: d.delta,
+    })),
+  );
+}
+
+/**
  * Posts once: answers `created: false` (and writes nothing) when this kind and reference were
  * already posted. Throws the insufficient-funds conflict, rolling back the caller's transaction,
  * when a balance that may not go negative would.
@@ -92,38 +147,57 @@ export async function post(
     const existing = await transactionIdOf(tx, posting.kind, posting.reference);
     return { transactionId: existing ?? "", created: false };
   }
-  await insertEntries(
-    tx,
-    posting.entries.map((e) => ({
-      transactionId,
-      account: e.account,
-      ownerId: e.ownerId,
-      currency: e.currency,
-      amountMinor: e.amountMinor,
-      availableAt: e.availableAt ?? null,
-    })),
-  );
-
-  const deltas = new Map<string, BalanceDelta>();
-  for (const e of posting.entries) {
-    // The platform's accounts keep no running balance: every sale touches them, and one row for all
-    // sales would serialise every payment. They may go negative anyway; their sums come from entries.
-    if (e.ownerId === null) continue;
-    const key = `${e.ownerId}|${e.account}|${e.currency}`;
-    const row = deltas.get(key) ?? { ownerId: e.ownerId, account: e.account, currency: e.currency, delta: 0 };
-    row.delta += e.amountMinor;
-    deltas.set(key, row);
-  }
-  // Always in the same order, so two postings touching the same balances cannot deadlock.
-  const ordered = [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
-  try {
-    for (const d of ordered) if (d.delta !== 0) await addToBalance(tx, d);
-  } catch (err) {
-    if (isCheckViolation(err, "ledger_balances_never_negative", { orUnnamed: true }))
-      throw insufficientFunds();
-    throw err;
-  }
+  await insertEntries(tx, entryRows(transactionId, posting));
+  await applyToBalances(tx, posting.entries);
   return { transactionId, created: true };
+}
+
+function entryRows(transactionId: string, posting: Posting) {
+  return posting.entries.map((e) => ({
+    transactionId,
+    account: e.account,
+    ownerId: e.ownerId,
+    currency: e.currency,
+    amountMinor: e.amountMinor,
+    availableAt: e.availableAt ?? null,
+  }));
+}
+
+/**
+ * `post` for many postings in three statements plus their balances (a batch of sales): each posted
+ * once, as `post` would. Answers the references of the postings created now.
+ */
+export async function postMany(tx: DbOrTx, postings: Posting[]): Promise<Set<string>> {
+  for (const posting of postings) assertBalanced(posting);
+  if (postings.length === 0) return new Set();
+  const created = await insertTransactions(
+    tx,
+    postings.map((p) => ({ kind: p.kind, reference: p.reference, memo: p.memo ?? {} })),
+  );
+  const idOf = new Map(created.map((t) => [`${t.kind}|${t.reference}`, t.id]));
+  const fresh = postings.flatMap((p) => {
+    const id = idOf.get(`${p.kind}|${p.reference}`);
+    return id ? [{ id, posting: p }] : [];
+  });
+  if (fresh.length === 0) return new Set();
+  await insertEntryRows(
+    tx,
+    fresh.flatMap(({ id, posting }) => entryRows(id, posting)),
+  );
+  await applyToBalances(
+    tx,
+    fresh.flatMap(({ posting }) => posting.entries),
+  );
+  return new Set(fresh.map(({ posting }) => posting.reference));
+}
+
+/** Folds the credits of every balance that has some (at most `limit` balances), in lock order. */
+export async function foldAllDeltas(tx: DbOrTx, limit: number): Promise<number> {
+  const keys = (await balanceKeysWithDeltas(tx, limit)).sort((a, b) =>
+    keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0,
+  );
+  for (const key of keys) await foldBalanceDeltas(tx, key);
+  return keys.length;
 }
 
 export interface Balance {

@@ -7,7 +7,14 @@ import {
 } from "@salelink/contracts/ledger";
 import { and, desc, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { ledgerBalances, ledgerEntries, ledgerTransactions, links, orders } from "../../db/schema/index.ts";
+import {
+  ledgerBalanceDeltas,
+  ledgerBalances,
+  ledgerEntries,
+  ledgerTransactions,
+  links,
+  orders,
+} from "../../db/schema/index.ts";
 
 /*
  * The wallet's SQL: the ledger's writes and sums, and what a user reads of their money. Users'
@@ -31,6 +38,46 @@ export async function insertTransaction(
     .onConflictDoNothing({ target: [ledgerTransactions.kind, ledgerTransactions.reference] })
     .returning({ id: ledgerTransactions.id });
   return inserted?.id;
+}
+
+/**
+ * Many transactions at once; answers those created now (a kind and reference already posted is
+ * not). The rows travel as one JSON parameter (a batch of sales: see orders/batch-queries.ts).
+ */
+export async function insertTransactions(
+  db: DbOrTx,
+  rows: { kind: LedgerTransactionKind; reference: string; memo: Record<string, string | number | null> }[],
+): Promise<{ id: string; kind: LedgerTransactionKind; reference: string }[]> {
+  return rowsOf<{ id: string; kind: LedgerTransactionKind; reference: string }>(
+    await db.execute(sql`
+    insert into "ledger_transactions" (kind, reference, memo)
+    select x.kind, x.reference, x.memo
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(kind text, reference text, memo jsonb)
+    on conflict (kind, reference) do nothing
+    returning id::text as id, kind, reference`),
+  );
+}
+
+/** Many entries in one statement, as one JSON parameter. */
+export async function insertEntryRows(
+  db: DbOrTx,
+  rows: (typeof ledgerEntries.$inferInsert & { transactionId: string })[],
+): Promise<void> {
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      transaction_id: r.transactionId,
+      account: r.account,
+      owner_id: r.ownerId ?? null,
+      currency: r.currency,
+      amount_minor: r.amountMinor,
+      available_at: r.availableAt ?? null,
+    })),
+  );
+  await db.execute(sql`
+    insert into "ledger_entries" (transaction_id, account, owner_id, currency, amount_minor, available_at)
+    select x.transaction_id, x.account, x.owner_id, x.currency, x.amount_minor, x.available_at
+    from jsonb_to_recordset(${json}::jsonb) as x(transaction_id uuid, account text, owner_id uuid,
+      currency text, amount_minor bigint, available_at timestamptz)`);
 }
 
 export async function transactionIdOf(
@@ -102,15 +149,71 @@ export async function platformBalances(db: DbOrTx) {
   return rows.map((r) => ({ ...r, balanceMinor: Number(r.balanceMinor) }));
 }
 
-export function userBalances(db: DbOrTx, ownerId: string) {
+/**
+ * A user's balances: each running balance plus its credits not yet folded (decision 030). One
+ * statement, so a fold committing meanwhile (rows moved from the deltas into the row) is seen
+ * entirely or not at all.
+ */
+export async function userBalances(
+  db: DbOrTx,
+  ownerId: string,
+): Promise<{ account: LedgerAccount; currency: Currency; balanceMinor: number }[]> {
+  const rows = rowsOf<{ account: LedgerAccount; currency: Currency; balance: string }>(
+    await db.execute(sql`
+    select account, currency, sum(amount)::text as balance from (
+      select account, currency, balance_minor as amount from ledger_balances where owner_id = ${ownerId}
+      union all
+      select account, currency, amount_minor from ledger_balance_deltas where owner_id = ${ownerId}
+    ) b group by account, currency order by account, currency`),
+  );
+  return rows.map((r) => ({ account: r.account, currency: r.currency, balanceMinor: Number(r.balance) }));
+}
+
+export interface BalanceKey {
+  ownerId: string;
+  account: LedgerAccount;
+  currency: Currency;
+}
+
+/** Appends sale credits (positive amounts) to be folded later: plain inserts, no row is locked. */
+export async function insertBalanceDeltas(db: DbOrTx, rows: (BalanceKey & { amountMinor: number })[]) {
+  if (rows.length === 0) return;
+  await db.insert(ledgerBalanceDeltas).values(rows);
+}
+
+/**
+ * Moves this balance's committed credits into its row, in the caller's transaction: deleted and
+ * added in one statement, so each credit is counted once, by whichever fold deletes it. SKIP LOCKED:
+ * a credit another fold is moving is skipped, never waited for; that fold holds the row's lock until
+ * it commits, and any later update of the row waits for it and sees its sum. A credit whose
+ * transaction has not committed is invisible here and stays for the next fold.
+ */
+export async function foldBalanceDeltas(db: DbOrTx, key: BalanceKey): Promise<void> {
+  await db.execute(sql`
+    with moved as (
+      delete from ledger_balance_deltas where id in (
+        select id from ledger_balance_deltas
+        where owner_id = ${key.ownerId} and account = ${key.account} and currency = ${key.currency}
+        for update skip locked)
+      returning amount_minor
+    ), total as (select sum(amount_minor) as amount from moved)
+    insert into ledger_balances (owner_id, account, currency, balance_minor)
+    select ${key.ownerId}, ${key.account}, ${key.currency}, amount from total where amount is not null
+    on conflict (owner_id, account, currency) do update
+      set balance_minor = ledger_balances.balance_minor + excluded.balance_minor, updated_at = now()`);
+}
+
+/** Balances that have credits waiting to be folded, at most `limit`, in the order posts lock them. */
+export async function balanceKeysWithDeltas(db: DbOrTx, limit: number): Promise<BalanceKey[]> {
   return db
-    .select({
-      account: ledgerBalances.account,
-      currency: ledgerBalances.currency,
-      balanceMinor: ledgerBalances.balanceMinor,
+    .selectDistinct({
+      ownerId: ledgerBalanceDeltas.ownerId,
+      account: ledgerBalanceDeltas.account,
+      currency: ledgerBalanceDeltas.currency,
     })
-    .from(ledgerBalances)
-    .where(eq(ledgerBalances.ownerId, ownerId));
+    .from(ledgerBalanceDeltas)
+    .orderBy(ledgerBalanceDeltas.ownerId, ledgerBalanceDeltas.account, ledgerBalanceDeltas.currency)
+    .limit(limit);
 }
 
 /** Transactions whose entries do not sum to zero in some currency. */
@@ -131,23 +234,39 @@ export async function balancesNotMatchingEntries(db: DbOrTx): Promise<string[]> 
       select owner_id, account, currency, sum(amount_minor) as total
       from ledger_entries where owner_id is not null group by 1, 2, 3
     )
+    -- A balance is its row plus its unfolded credits (decision 030): both are compared to entries.
+    , balances as (
+      select owner_id, account, currency, sum(amount) as balance_minor from (
+        select owner_id, account, currency, balance_minor as amount from ledger_balances
+        union all
+        select owner_id, account, currency, amount_minor from ledger_balance_deltas
+      ) u group by 1, 2, 3
+    )
     select coalesce(b.owner_id, s.owner_id)::text || '|' || coalesce(b.account, s.account) || '|' || coalesce(b.currency, s.currency) as key
-    from ledger_balances b
+    from balances b
     full join sums s on s.owner_id = b.owner_id and s.account = b.account and s.currency = b.currency
     where coalesce(b.balance_minor, 0) <> coalesce(s.total, 0)`),
   );
   return rows.map((r) => r.key);
 }
 
-export function negativeBalances(db: DbOrTx) {
-  return db
-    .select({ ownerId: ledgerBalances.ownerId, account: ledgerBalances.account })
-    .from(ledgerBalances)
-    .where(lt(ledgerBalances.balanceMinor, 0));
+/** Balances (row plus unfolded credits) below zero. */
+export async function negativeBalances(db: DbOrTx): Promise<{ ownerId: string; account: LedgerAccount }[]> {
+  return rowsOf<{ ownerId: string; account: LedgerAccount }>(
+    await db.execute(sql`
+    select owner_id::text as "ownerId", account from (
+      select owner_id, account, currency, balance_minor as amount from ledger_balances
+      union all
+      select owner_id, account, currency, amount_minor from ledger_balance_deltas
+    ) u group by owner_id, account, currency having sum(amount) < 0`),
+  );
 }
 
-/** A creator's sales still in their hold, soonest available first. */
-export function heldSales(db: DbOrTx, userId: string) {
+/**
+ * A creator's sales still in their hold, the `limit` soonest available (a launch holds tens of
+ * thousands; the pending balance sums them all). Walks orders_creator_held_idx.
+ */
+export function heldSales(db: DbOrTx, userId: string, limit: number) {
   return db
     .select({
       orderId: orders.id,
@@ -159,7 +278,8 @@ export function heldSales(db: DbOrTx, userId: string) {
     .from(orders)
     .innerJoin(links, eq(links.id, orders.linkId))
     .where(and(eq(orders.creatorId, userId), eq(orders.status, "paid"), sql`${orders.releasedAt} is null`))
-    .orderBy(orders.availableAt);
+    .orderBy(orders.availableAt)
+    .limit(limit);
 }
 
 /** One page (plus one row, to know whether there is a next) of a user's entries, newest first. */
@@ -201,52 +321,4 @@ export function movementsOf(db: DbOrTx, userId: string, query: TransactionListQu
     )
     .orderBy(desc(ledgerEntries.id))
     .limit(limit + 1);
-}
-
-const paidBy = (userId: string) => and(eq(orders.creatorId, userId), eq(orders.status, "paid"));
-
-export async function paidSalesCount(db: DbOrTx, userId: string): Promise<number> {
-  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(orders).where(paidBy(userId));
-  return count?.n ?? 0;
-}
-
-export function revenueByCurrency(db: DbOrTx, userId: string) {
-  return db
-    .select({ currency: orders.currency, amount: sql<number>`coalesce(sum(${orders.netMinor}), 0)::bigint` })
-    .from(orders)
-    .where(paidBy(userId))
-    .groupBy(orders.currency);
-}
-
-/** Paid sales of the last 30 days, per UTC day and currency, oldest first. */
-export function salesByDay(db: DbOrTx, userId: string) {
-  return db
-    .select({
-      date: sql<string>`to_char(date_trunc('day', ${orders.paidAt} at time zone 'UTC'), 'YYYY-MM-DD')`,
-      currency: orders.currency,
-      sales: sql<number>`count(*)::int`,
-      amount: sql<number>`coalesce(sum(${orders.netMinor}), 0)::bigint`,
-    })
-    .from(orders)
-    .where(and(paidBy(userId), gte(orders.paidAt, sql`now() - interval '30 days'`)))
-    .groupBy(sql`1`, orders.currency)
-    .orderBy(sql`1`);
-}
-
-export function latestOrders(db: DbOrTx, userId: string, limit: number) {
-  return db
-    .select({
-      id: orders.id,
-      title: links.title,
-      total: orders.totalMinor,
-      currency: orders.currency,
-      status: orders.status,
-      paidAt: orders.paidAt,
-      email: orders.buyerEmail,
-    })
-    .from(orders)
-    .innerJoin(links, eq(links.id, orders.linkId))
-    .where(and(eq(orders.creatorId, userId), inArray(orders.status, ["paid", "refunded"])))
-    .orderBy(desc(orders.paidAt))
-    .limit(limit);
 }

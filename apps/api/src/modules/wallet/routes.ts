@@ -1,13 +1,9 @@
-import {
-  salesSummarySchema,
-  transactionListQuerySchema,
-  transactionListSchema,
-  walletSchema,
-} from "@salelink/contracts";
+import { transactionListQuerySchema, transactionListSchema, walletSchema } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
-import { salesSummaryOf, transactionsCsv, transactionsOf, walletOf } from "./service.ts";
+import { transactionsCsv, transactionsOf, walletOf } from "./service.ts";
+import { salesSummaryRoutes } from "./summary/routes.ts";
 
 /*
  * What a user sees of their money: balances and held sales (`/wallet`), every movement (`/transactions`,
@@ -65,16 +61,5 @@ export const walletRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }> = a
     },
   );
 
-  app.get(
-    "/sales/summary",
-    {
-      config: auth,
-      schema: {
-        tags,
-        summary: "Sales count, revenue, the last 30 days and the latest orders",
-        response: { 200: salesSummarySchema },
-      },
-    },
-    async (request) => salesSummaryOf(db, (await request.requireUser()).id),
-  );
+  await app.register(salesSummaryRoutes, { db, config });
 };

@@ -1,6 +1,5 @@
 import {
   type Currency,
-  type SalesSummary,
   type Transaction,
   type TransactionListQuery,
   transactionKindSchema,
@@ -12,21 +11,17 @@ import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { csvDocument } from "../../lib/csv.ts";
 import { balancesOf } from "./ledger.ts";
-import {
-  heldSales,
-  latestOrders,
-  movementsOf,
-  paidSalesCount,
-  revenueByCurrency,
-  salesByDay,
-} from "./queries.ts";
+import { heldSales, movementsOf } from "./queries.ts";
 
 /*
- * What a user sees of their money: balances and held sales, every movement (also as CSV), and the
- * dashboard's sales summary. Reads only; the owner's id is in every where.
+ * What a user sees of their money: balances and held sales, every movement (also as CSV). Reads
+ * only; the owner's id is in every where. The dashboard's sales summary is in summary/.
  */
 
 const isOrderKind = (kind: string) => (orderTransactionKinds as readonly string[]).includes(kind);
+
+/** How many held sales GET /wallet lists, the soonest available first. */
+export const HELD_SHOWN = 20;
 
 export async function walletOf(db: Db, config: Config, userId: string): Promise<Wallet> {
   const byCurrency = new Map<Currency, Wallet["balances"][number]>();
@@ -46,7 +41,7 @@ export async function walletOf(db: Db, config: Config, userId: string): Promise<
     else if (b.account === "affiliate_claimable") row.affiliateClaimable = b.balanceMinor;
     byCurrency.set(b.currency, row);
   }
-  const held = await heldSales(db, userId);
+  const held = await heldSales(db, userId, HELD_SHOWN);
   return {
     balances: [...byCurrency.values()],
     held: held.map((h) => ({
@@ -101,30 +96,4 @@ export async function transactionsCsv(
     t.title,
   ]);
   return csvDocument(header, rows);
-}
-
-const mask = (email: string) => {
-  const [name = "", domain = ""] = email.split("@");
-  return `${name.slice(0, 1)}•••@${domain}`;
-};
-
-export async function salesSummaryOf(db: Db, userId: string): Promise<SalesSummary> {
-  const salesCount = await paidSalesCount(db, userId);
-  const revenue = await revenueByCurrency(db, userId);
-  const days = await salesByDay(db, userId);
-  const latest = await latestOrders(db, userId, 10);
-  return {
-    salesCount,
-    revenue: revenue.map((r) => ({ currency: r.currency, amount: Number(r.amount) })),
-    days: days.map((d) => ({ ...d, amount: Number(d.amount) })),
-    latestOrders: latest.map((o) => ({
-      id: o.id,
-      title: o.title,
-      total: o.total,
-      currency: o.currency,
-      status: o.status,
-      paidAt: o.paidAt ? o.paidAt.toISOString() : null,
-      buyer: mask(o.email),
-    })),
-  };
 }

@@ -1,27 +1,28 @@
 import { type CreatorPage, fileKindSchema, linkTokenSchema, type PublicLink } from "@salelink/contracts";
 import { z } from "zod";
-import type { Config } from "../../../config.ts";
 import type { DbOrTx } from "../../../db/client.ts";
 import { notFound } from "../../../lib/errors.ts";
-import { heldOnLinks } from "../../checkout/queries.ts";
-import { type Held, stockState } from "../../checkout/reservations.ts";
+import type { StockState } from "../../checkout/reservations.ts";
+import { nextFreeUnit } from "../../checkout/stock-queries.ts";
 import { creatorTags, linkTag } from "../revalidate.ts";
 import { type CatalogueDeps, mediaPath } from "../service.ts";
 import * as q from "./queries.ts";
 
 /*
  * What buyers see: a link before paying and a creator's page. Both are hot paths (one query each,
- * plus the reservations of a limited stock), cached per instance in `deps.publicCache`.
+ * plus one index probe per limited stock), cached per instance in `deps.publicCache`.
  */
 
 type PublicLinkRow = q.PublicLinkRow;
 
+const unlimited: StockState = { state: "available" };
+
 /**
- * A link as buyers see it. What a limited stock has left comes from the rule checkout applies
- * (checkout/reservations.ts), so the page and checkout never disagree.
+ * A link as buyers see it. What a limited stock has left comes from the units checkout claims
+ * (checkout/stock-queries.ts), so the page and checkout never disagree.
  */
-function toPublicLink(config: Config, row: PublicLinkRow, held: Map<string, Held>): PublicLink {
-  const stock = stockState(config, row.stockLimit, row.salesCount, held.get(row.id));
+function toPublicLink(row: PublicLinkRow, stocks: Map<string, StockState>): PublicLink {
+  const stock = row.stockLimit === null ? unlimited : (stocks.get(row.id) ?? { state: "sold-out" });
   return {
     token: row.token,
     title: row.title,
@@ -52,16 +53,18 @@ export async function findOnSaleLink(db: DbOrTx, token: string): Promise<PublicL
   return row;
 }
 
-/** The live reservations of the limited links among these (the others hold nothing). */
-function heldOn(deps: Pick<CatalogueDeps, "db" | "config">, rows: PublicLinkRow[]) {
-  const limited = rows.filter((r) => r.stockLimit !== null && r.salesCount < r.stockLimit).map((r) => r.id);
-  return heldOnLinks(deps.db, deps.config, limited);
+/** The stock state of the limited links among these (the others are always for sale). */
+function stocksOf(deps: Pick<CatalogueDeps, "db">, rows: PublicLinkRow[]) {
+  return nextFreeUnit(
+    deps.db,
+    rows.filter((r) => r.stockLimit !== null).map((r) => r.id),
+  );
 }
 
 export function publicLink(deps: CatalogueDeps, token: string): Promise<PublicLink> {
   return deps.publicCache.links.get(linkTag(token), async () => {
     const row = await findOnSaleLink(deps.db, token);
-    return toPublicLink(deps.config, row, await heldOn(deps, [row]));
+    return toPublicLink(row, await stocksOf(deps, [row]));
   });
 }
 
@@ -79,7 +82,7 @@ async function loadCreatorPage(deps: CatalogueDeps, idOrHandle: string): Promise
   );
   if (!profile) throw notFound("Creator");
   const rows = await q.publicPortfolio(db, { profileId: profile.id });
-  const held = await heldOn(deps, rows);
+  const stocks = await stocksOf(deps, rows);
   return {
     profile: {
       id: profile.id,
@@ -89,6 +92,6 @@ async function loadCreatorPage(deps: CatalogueDeps, idOrHandle: string): Promise
       bio: profile.bio,
       socialLinks: profile.socialLinks,
     },
-    links: rows.map((row) => toPublicLink(deps.config, row, held)),
+    links: rows.map((row) => toPublicLink(row, stocks)),
   };
 }

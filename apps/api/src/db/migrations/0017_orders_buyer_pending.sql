@@ -1,0 +1,1 @@
+CREATE INDEX "orders_link_buyer_pending_idx" ON "orders" USING btree ("link_id","buyer_email") WHERE "orders"."status" = 'pending';
