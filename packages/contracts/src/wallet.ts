@@ -22,19 +22,24 @@ export const walletBalanceSchema = z.object({
   affiliateClaimable: z.number().int(),
 });
 
+/** How many held sales GET /wallet lists, the soonest available first (the pending balance counts all). */
+export const walletHeldShown = 20;
+
 /** GET /wallet */
 export const walletSchema = z.object({
   balances: z.array(walletBalanceSchema),
   /** The sales still held, the 20 soonest available: how much, until when, and why (the refund window). */
-  held: z.array(
-    z.object({
-      orderId: z.uuid(),
-      title: z.string(),
-      amount: z.number().int(),
-      currency: currencySchema,
-      availableAt: z.iso.datetime(),
-    }),
-  ),
+  held: z
+    .array(
+      z.object({
+        orderId: z.uuid(),
+        title: z.string(),
+        amount: z.number().int(),
+        currency: currencySchema,
+        availableAt: z.iso.datetime(),
+      }),
+    )
+    .max(walletHeldShown),
   holdDays: z.number().int(),
 });
 export type Wallet = z.infer<typeof walletSchema>;

@@ -1,7 +1,7 @@
 "use client";
 
 import type { Currency } from "@salelink/contracts/business-rules";
-import type { Wallet } from "@salelink/contracts/wallet";
+import { type Wallet, walletHeldShown } from "@salelink/contracts/wallet";
 import { useLocale, useTranslations } from "next-intl";
 import { formatMoney } from "@/lib/money.ts";
 
@@ -74,6 +74,9 @@ export function HeldSales({ wallet }: { wallet: Wallet }) {
     <section className="wallet-section" aria-labelledby="wallet-held">
       <h2 id="wallet-held">{t("held")}</h2>
       <p className="muted">{t("heldIntro", { days: wallet.holdDays })}</p>
+      {wallet.held.length >= walletHeldShown && (
+        <p className="muted">{t("heldSoonest", { count: walletHeldShown })}</p>
+      )}
       {wallet.held.length === 0 ? (
         <p className="empty">{t("heldEmpty")}</p>
       ) : (

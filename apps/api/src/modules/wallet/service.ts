@@ -4,6 +4,7 @@ import {
   type TransactionListQuery,
   transactionKindSchema,
   type Wallet,
+  walletHeldShown,
 } from "@salelink/contracts";
 import { orderTransactionKinds } from "@salelink/contracts/ledger";
 import { minorToDecimal } from "@salelink/contracts/money";
@@ -21,7 +22,7 @@ import { heldSales, movementsOf } from "./queries.ts";
 const isOrderKind = (kind: string) => (orderTransactionKinds as readonly string[]).includes(kind);
 
 /** How many held sales GET /wallet lists, the soonest available first. */
-export const HELD_SHOWN = 20;
+export const HELD_SHOWN = walletHeldShown;
 
 export async function walletOf(db: Db, config: Config, userId: string): Promise<Wallet> {
   const byCurrency = new Map<Currency, Wallet["balances"][number]>();
