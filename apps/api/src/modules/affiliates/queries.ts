@@ -130,17 +130,16 @@ export async function campaignFigures(
   return figures;
 }
 
-/**
- * Everything the owner could claim, per currency: what POST /campaigns/claim would move, as of the
- * rollups' last refresh (decision 031).
- */
+/** Everything the owner could claim now, per currency: what POST /campaigns/claim would move. */
 export async function claimableOf(db: DbOrTx, ownerId: string): Promise<Money> {
+  // Live from the orders, never from the rollups: the claim button moves this amount.
+  const isClaimable = sql`${orders.status} = 'paid' and ${orders.releasedAt} is not null and ${orders.commissionClaimId} is null`;
   const rows = await db
-    .select({ currency: referralSales.currency, amount: sumOf(referralSales.claimableMinor) })
-    .from(referralSales)
-    .where(eq(referralSales.referrerId, ownerId))
-    .groupBy(referralSales.currency)
-    .orderBy(referralSales.currency);
+    .select({ currency: orders.currency, amount: sum(isClaimable) })
+    .from(orders)
+    .where(and(eq(orders.referrerId, ownerId), eq(orders.status, "paid")))
+    .groupBy(orders.currency)
+    .orderBy(orders.currency);
   return rows.filter((r) => r.amount > 0);
 }
 

@@ -18,7 +18,7 @@ import type { Db, DbOrTx } from "../../db/client.ts";
 import { AppError } from "../../lib/errors.ts";
 import { balancesOf, post } from "../wallet/ledger.ts";
 import { commissionClaimed } from "../wallet/postings.ts";
-import { freshRollups } from "../wallet/summary/service.ts";
+import { freshRollups, refreshSalesRollups } from "../wallet/summary/service.ts";
 import { clickCounts, clickDays } from "./clicks/queries.ts";
 import { maskEmail, referralPseudonym } from "./pseudonyms.ts";
 import type { CampaignRow, Money } from "./queries.ts";
@@ -278,7 +278,14 @@ export async function claimCommissions(
   // a fresh attempt sees both. A lasting mismatch is a bug to look at, never money to move.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction((tx) => claimOnce(tx, userId));
+      const claimed = await db.transaction((tx) => claimOnce(tx, userId));
+      // The claimer's own figures show the claim at once (read your writes), not at the next refresh.
+      await db
+        .transaction((tx) => refreshSalesRollups(tx))
+        .catch((err: unknown) => {
+          log.warn({ err }, "rollups not refreshed after a claim; the job will");
+        });
+      return claimed;
     } catch (err) {
       if (!(err instanceof ClaimMismatch)) throw err;
       if (attempt < 3) continue;
