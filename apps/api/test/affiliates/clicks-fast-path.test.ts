@@ -1,4 +1,4 @@
-import { createConnection, isIPv6 } from "node:net";
+import { isIPv6 } from "node:net";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
@@ -11,29 +11,13 @@ import { CampaignTokens } from "../../src/modules/affiliates/clicks/tokens.ts";
 import { addressOf, visitorKeys } from "../../src/modules/affiliates/clicks/visitor.ts";
 import { directSessionCookie, insertAccount, insertCampaign } from "../support/accounts.ts";
 import { dbKind, testConfig, testDatabase } from "../support/app.ts";
+import { redisUrl } from "../support/redis.ts";
 
 /*
  * The click route's fast path (decision 033): what it skips of the global plugins, the cheaper
  * address and keyed hash, the token cache read without a promise, and no click lost on a clean
  * shutdown with flushes running, on the memory store and (when one answers) on Redis.
  */
-
-/** REDIS_URL, or a Redis on the default local port when one answers. */
-const redisUrl =
-  process.env.REDIS_URL ??
-  (await new Promise<string | undefined>((resolve) => {
-    const socket = createConnection({ host: "127.0.0.1", port: 6379 });
-    socket.setTimeout(300);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve("redis://127.0.0.1:6379");
-    });
-    socket.once("error", () => resolve(undefined));
-    socket.once("timeout", () => {
-      socket.destroy();
-      resolve(undefined);
-    });
-  }));
 
 const browser = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/130.0 Safari/537.36";
 

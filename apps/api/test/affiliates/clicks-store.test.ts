@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { createConnection } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,23 +14,7 @@ import type {
 } from "../../src/modules/affiliates/clicks/store/types.ts";
 import { insertAccount, insertCampaign } from "../support/accounts.ts";
 import { dbKind, testConfig, testDatabase } from "../support/app.ts";
-
-/** REDIS_URL, or a Redis on the default local port when one answers. */
-const redisUrl =
-  process.env.REDIS_URL ??
-  (await new Promise<string | undefined>((resolve) => {
-    const socket = createConnection({ host: "127.0.0.1", port: 6379 });
-    socket.setTimeout(300);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve("redis://127.0.0.1:6379");
-    });
-    socket.once("error", () => resolve(undefined));
-    socket.once("timeout", () => {
-      socket.destroy();
-      resolve(undefined);
-    });
-  }));
+import { redisUrl } from "../support/redis.ts";
 
 const at = Date.parse("2026-03-10T10:15:00Z");
 
