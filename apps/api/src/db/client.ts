@@ -24,6 +24,8 @@ export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
   close(): Promise<void>;
+  /** PGlite only: its whole data directory as a tarball, to open copies of it (`loadDataDir`). */
+  dump?(): Promise<Blob>;
 }
 
 export interface DatabaseOptions {
@@ -31,6 +33,12 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite's directory; "memory://" keeps it in memory (tests). */
   dataDir: string;
+  /**
+   * PGlite only: starts from this dump of another database (`Database.dump`) instead of an empty
+   * one; its pending migrations are still applied. The tests open each in-memory database from one
+   * migrated dump: 1.3 s instead of 3.5 s each.
+   */
+  loadDataDir?: Blob;
   poolSize?: number;
   /**
    * Called when the server drops an idle pooled connection (restart, failover). Without a listener
@@ -106,8 +114,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const inMemory = options.dataDir.startsWith("memory://");
   if (!inMemory) await mkdir(options.dataDir, { recursive: true });
-  const client = new PGlite(inMemory ? undefined : options.dataDir);
+  const client = new PGlite({
+    ...(inMemory ? {} : { dataDir: options.dataDir }),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, migrations);
-  return { db, kind: "pglite", close: () => client.close() };
+  return {
+    db,
+    kind: "pglite",
+    close: () => client.close(),
+    dump: async () => client.dumpDataDir("none"),
+  };
 }

@@ -8,13 +8,29 @@ import { type Database, openDatabase } from "../../src/db/client.ts";
 /** "postgres" when the suite runs against PostgreSQL (DATABASE_URL set), else "pglite". */
 export const dbKind = process.env.DATABASE_URL ? "postgres" : "pglite";
 
+let migrated: Promise<Blob> | undefined;
+
+/** One migrated, empty PGlite per test process, dumped: every test database starts as a copy. */
+function migratedPglite(): Promise<Blob> {
+  migrated ??= (async () => {
+    const database = await openDatabase({ dataDir: "memory://" });
+    try {
+      if (!database.dump) throw new Error("PGlite cannot be dumped");
+      return await database.dump();
+    } finally {
+      await database.close();
+    }
+  })();
+  return migrated;
+}
+
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or a new PostgreSQL database
  * created next to DATABASE_URL's and dropped afterwards.
  */
 export async function testDatabase(): Promise<Database & { url?: string }> {
   const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) return openDatabase({ dataDir: "memory://" });
+  if (!adminUrl) return openDatabase({ dataDir: "memory://", loadDataDir: await migratedPglite() });
   const name = `salelink_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
