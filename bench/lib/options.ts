@@ -45,6 +45,8 @@ export interface Options {
    * audit runs; apps/api by default, another checkout's (built) for a before/after on the same machine.
    */
   apiDir: string | undefined;
+  /** Where the API instances write a V8 CPU profile each when they stop (`--cpu-prof`); unset: none. */
+  apiCpuProf: string | undefined;
   verbose: boolean;
 }
 
@@ -72,6 +74,8 @@ export const usage = `Usage: npm run bench -w @salelink/bench -- [options]
   --api-dir <dir>       the API package to run, already built (env BENCH_API_DIR, default apps/api):
                         e.g. an earlier commit's apps/api, for a before/after; the launch's ledger
                         audit runs that package's source
+  --api-cpu-prof <dir>  each API instance writes a V8 CPU profile there when it stops
+                        (env BENCH_API_CPU_PROF; open it in Chrome's DevTools): where its CPU went
   --rebuild             build the API and the web app even if a build exists
   --write-docs          write docs/benchmarks.md even for a partial (--only) run: each section whose
                         scenarios all ran (foundation: api-maintenance, api-public-link, web-*;
@@ -144,6 +148,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 
       "redis-url": { type: "string" },
       "launch-stock": { type: "string" },
       "api-dir": { type: "string" },
+      "api-cpu-prof": { type: "string" },
       "write-docs": { type: "boolean" },
       "no-write-docs": { type: "boolean" },
       verbose: { type: "boolean" },
@@ -176,6 +181,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 
     launchStock: launchStock(values["launch-stock"] ?? env.BENCH_LAUNCH_STOCK),
     redisUrl: values["redis-url"] ?? env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
     apiDir: apiDirOf(values["api-dir"] ?? env.BENCH_API_DIR, env),
+    apiCpuProf: apiDirOf(values["api-cpu-prof"] ?? env.BENCH_API_CPU_PROF, env),
     verbose: values.verbose ?? false,
   };
 }

@@ -119,7 +119,7 @@ export async function startServers(
     if (!needed.has(name) || !database) continue;
     await attempt(name, () =>
       startServer(name, "/maintenance", {}, (port) =>
-        start(name, process.execPath, ["dist/server.js"], {
+        start(name, process.execPath, [...cpuProfArgs(options), "dist/server.js"], {
           cwd: options.apiDir ?? apiDir,
           env: {
             // Production's settings, each set here, but not NODE_ENV=production: production refuses
@@ -208,6 +208,10 @@ export async function startServers(
 }
 
 /** The shared Redis is on this machine only, like the bench database. */
+/** V8's profiler flags when asked for: one `.cpuprofile` per API process, written as it exits. */
+const cpuProfArgs = (options: Options) =>
+  options.apiCpuProf ? ["--cpu-prof", "--cpu-prof-dir", options.apiCpuProf] : [];
+
 function loopbackUrl(raw: string): string {
   const url = new URL(raw);
   if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) {

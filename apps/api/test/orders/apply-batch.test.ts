@@ -1,7 +1,7 @@
 import type { CheckoutResponse, Link } from "@salelink/contracts";
 import { and, eq, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs, ledgerTransactions, links, orders } from "../../src/db/schema/index.ts";
+import { jobs, ledgerTransactions, linkStockUnits, links, orders } from "../../src/db/schema/index.ts";
 import { applyPaymentBatch } from "../../src/modules/orders/apply-batch.ts";
 import { recordPaymentEvent } from "../../src/modules/orders/queries.ts";
 import { auditLedger, balancesOf } from "../../src/modules/wallet/ledger.ts";
@@ -24,18 +24,21 @@ const helpers = checkoutHelpers(() => ctx);
 const NET = 1800; // 2000 minus the 10% fee
 
 beforeAll(async () => {
-  ctx = await testApp({ HOLD_DAYS: "7" });
+  ctx = await testApp({ HOLD_DAYS: "7", CHECKOUT_RESERVATIONS_PER_ADDRESS_MAX: "50" });
   creator = await accountWithSession(ctx.database, { onboarded: true });
   link = await helpers.newLink(creator.cookie);
 });
 afterAll(() => ctx.close());
 
 let buyers = 0;
-async function pendingOrders(n: number): Promise<{ started: CheckoutResponse; event: SandboxEvent }[]> {
+async function pendingOrders(
+  n: number,
+  of: Link = link,
+): Promise<{ started: CheckoutResponse; event: SandboxEvent }[]> {
   const made = [];
   for (let i = 0; i < n; i++) {
     buyers += 1;
-    const res = await helpers.checkout(link.token, { email: `buyer${buyers}@example.test` });
+    const res = await helpers.checkout(of.token, { email: `buyer${buyers}@example.test` });
     expect(res.statusCode, res.body).toBe(201);
     const started = res.json<CheckoutResponse>();
     const event = sandboxEvent("payment.succeeded", {
@@ -194,6 +197,53 @@ describe("payments applied in batches", () => {
     ]);
     expect(await pending()).toBe(before + 3 * NET);
     expect(await salesCount()).toBe(sold + 3);
+    await expectCleanAudit();
+  });
+
+  it("sells a limited link's own units together; a payment whose unit was taken takes a free one", async () => {
+    const limited = await helpers.newLink(creator.cookie, { stockLimit: 4 });
+    const made = await pendingOrders(3, limited);
+    const [first] = made;
+    if (!first) throw new Error("no order");
+    // The first buyer's reservation ended and its unit went back to the stock: it is sold any free one.
+    await ctx.database.db
+      .update(linkStockUnits)
+      .set({ orderId: null, heldUntil: new Date(0) })
+      .where(eq(linkStockUnits.orderId, first.started.orderId));
+    const events = made.map((m) => asPaymentEvent(m.event));
+    const { results } = await ctx.database.db.transaction((tx) =>
+      applyPaymentBatch(tx, ctx.config, "sandbox", events),
+    );
+    expect(results).toEqual(["applied", "applied", "applied"]);
+    const units = await ctx.database.db
+      .select({ orderId: linkStockUnits.orderId, sold: linkStockUnits.sold })
+      .from(linkStockUnits)
+      .innerJoin(links, eq(links.id, linkStockUnits.linkId))
+      .where(eq(links.token, limited.token));
+    const soldTo = units.filter((u) => u.sold).map((u) => u.orderId);
+    expect(soldTo.sort()).toEqual(made.map((m) => m.started.orderId).sort());
+    expect(units.filter((u) => !u.sold)).toHaveLength(1);
+    await expectCleanAudit();
+  });
+
+  it("goes one by one when a limited link's payment finds no unit: it is refunded, the others sold", async () => {
+    const limited = await helpers.newLink(creator.cookie, { stockLimit: 2 });
+    const made = await pendingOrders(2, limited);
+    const [first, second] = made;
+    if (!first || !second) throw new Error("no orders");
+    // The first buyer's unit went to someone else: none is left for its payment.
+    await ctx.database.db
+      .update(linkStockUnits)
+      .set({ orderId: null, sold: true, heldUntil: new Date(0) })
+      .where(eq(linkStockUnits.orderId, first.started.orderId));
+    const events = made.map((m) => asPaymentEvent(m.event));
+    await expect(
+      ctx.database.db.transaction((tx) => applyPaymentBatch(tx, ctx.config, "sandbox", events)),
+    ).rejects.toThrow();
+    const answers = await Promise.all(made.map((m) => deliverSandboxEvent(ctx, m.event)));
+    expect(answers.map((a) => a.json<{ result: string }>().result)).toEqual(["applied", "applied"]);
+    const now = await statuses([first.started.orderId, second.started.orderId]);
+    expect([now.get(first.started.orderId), now.get(second.started.orderId)]).toEqual(["failed", "paid"]);
     await expectCleanAudit();
   });
 });

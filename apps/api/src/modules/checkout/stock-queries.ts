@@ -99,6 +99,28 @@ export async function sellOwnUnit(
   return row ?? null;
 }
 
+/**
+ * A batch of payments' stock step (orders/apply-batch.ts) in one statement: each order's own unit,
+ * if it still holds it, becomes sold, as `sellOwnUnit` does one by one. Answers the orders whose
+ * unit was sold; any other has lost its unit and takes `unfulfilledReason`'s path.
+ */
+export async function sellOwnUnits(
+  db: DbOrTx,
+  pairs: { linkId: string; orderId: string }[],
+): Promise<Set<string>> {
+  if (pairs.length === 0) return new Set();
+  const json = JSON.stringify(pairs.map((p) => ({ link_id: p.linkId, order_id: p.orderId })));
+  const rows = await rowsOf(
+    db,
+    sql`update ${linkStockUnits} u set sold = true, held_until = '-infinity'
+    from jsonb_to_recordset(${json}::jsonb) as x(link_id uuid, order_id uuid)
+    where u.link_id = x.link_id and u.order_id = x.order_id and not u.sold
+    returning u.order_id::text as order_id`,
+    z.object({ order_id: z.string() }),
+  );
+  return new Set(rows.map((row) => row.order_id));
+}
+
 /** Sells any free unit to a payment whose own unit was taken; false when the stock is gone. */
 export async function sellFreeUnit(
   db: DbOrTx,

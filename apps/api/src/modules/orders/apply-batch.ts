@@ -3,6 +3,7 @@ import type { Config } from "../../config.ts";
 import type { Tx } from "../../db/client.ts";
 import type { PaymentEvent, PaymentProvider } from "../../providers/payments/types.ts";
 import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
+import { sellOwnUnits } from "../checkout/stock-queries.ts";
 import { mailSendJob } from "../mail/jobs.ts";
 import { postMany } from "../wallet/ledger.ts";
 import { orderPaid } from "../wallet/postings.ts";
@@ -21,11 +22,11 @@ import {
   type ApplyResult,
   paidValues,
   receiptMail,
-  referralOf,
+  referralsOf,
   releaseHoldJob,
   saleFacts,
 } from "./events.ts";
-import { linkForMail, type OrderRow, type PaidOrderValues } from "./queries.ts";
+import { linksForMail, type OrderRow, type PaidOrderValues } from "./queries.ts";
 import { unfulfilledReason } from "./unfulfilled.ts";
 
 /*
@@ -137,18 +138,29 @@ export async function applyPaymentBatch(
   });
   if (todo.length === 0) return { results };
 
-  const referrals = new Map<string, Awaited<ReturnType<typeof referralOf>>>();
+  todo.sort((a, b) => (a.target.id < b.target.id ? -1 : 1));
+  // A launch's payments are for a limited link: their own units are sold in one statement. Those
+  // with a capped code, or whose unit was taken, are re-checked one by one below.
+  const unitSold = await sellOwnUnits(
+    tx,
+    todo.flatMap(({ target }) => {
+      const order = orders.get(target.id);
+      return target.stockLimit !== null && order?.promoCodeId === null
+        ? [{ linkId: target.linkId, orderId: target.id }]
+        : [];
+    }),
+  );
+  const referrals = await referralsOf(tx, config, [
+    ...new Set(todo.flatMap(({ target }) => orders.get(target.id)?.creatorId ?? [])),
+  ]);
   const paid: PaidInBatch[] = [];
-  for (const { event, target } of todo.sort((a, b) => (a.target.id < b.target.id ? -1 : 1))) {
+  for (const { event, target } of todo) {
     const order = orders.get(target.id);
     if (!order) throw new NotCommonCase();
     // A limited stock or a capped code is re-checked as one by one (its unit sold here); a payment
     // that cannot be fulfilled has rules of its own: the batch goes one by one.
-    if (target.stockLimit !== null || order.promoCodeId !== null) {
+    if ((target.stockLimit !== null && !unitSold.has(order.id)) || order.promoCodeId !== null) {
       if (await unfulfilledReason(tx, config, order)) throw new NotCommonCase();
-    }
-    if (!referrals.has(order.creatorId)) {
-      referrals.set(order.creatorId, await referralOf(tx, config, order.creatorId));
     }
     const referral = referrals.get(order.creatorId) ?? null;
     const { values, token } = paidValues(config, order, referral, event.createdAt);
@@ -178,10 +190,7 @@ interface PaidInBatch {
 
 /** Each sale's receipt and hold release, as `markPaid` queues them. */
 async function followUpJobs(tx: Tx, config: Config, paid: PaidInBatch[]) {
-  const mailLinks = new Map<string, Awaited<ReturnType<typeof linkForMail>>>();
-  for (const { order } of paid) {
-    if (!mailLinks.has(order.linkId)) mailLinks.set(order.linkId, await linkForMail(tx, order.linkId));
-  }
+  const mailLinks = await linksForMail(tx, [...new Set(paid.map(({ order }) => order.linkId))]);
   // A launch sells one price in one currency: each amount is formatted once per locale (Intl's
   // formatter is built per call, and was a twentieth of a batch's CPU).
   const amounts = new Map<string, string>();
@@ -226,9 +235,7 @@ async function countSalesOf(tx: Tx, config: Config, paid: PaidInBatch[]): Promis
     if (order.promoCodeId) perCode.set(order.promoCodeId, (perCode.get(order.promoCodeId) ?? 0) + 1);
     if (link.stockLimit !== null) limited.add(linkTag(link.token));
   }
-  for (const [linkId, sold] of [...perLink].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    await countSales(tx, linkId, sold);
-  }
+  await countSales(tx, perLink);
   for (const [codeId, used] of [...perCode].sort(([a], [b]) => (a < b ? -1 : 1))) {
     await countPromoUses(tx, codeId, used);
   }

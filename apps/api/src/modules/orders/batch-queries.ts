@@ -136,11 +136,16 @@ export async function setOrdersPaid(
 }
 
 /** Counts `sold` sales of a link at once. */
-export async function countSales(db: DbOrTx, linkId: string, sold: number): Promise<void> {
-  await db
-    .update(links)
-    .set({ salesCount: sql`${links.salesCount} + ${sold}` })
-    .where(eq(links.id, linkId));
+export async function countSales(db: DbOrTx, perLink: Map<string, number>): Promise<void> {
+  if (perLink.size === 0) return;
+  const json = JSON.stringify([...perLink].map(([id, sold]) => ({ id, sold })));
+  // The rows are locked in id order first (an UPDATE … FROM takes them in no set order), so two
+  // batches counting overlapping links never deadlock.
+  await db.execute(sql`
+    with x as (select * from jsonb_to_recordset(${json}::jsonb) as x(id uuid, sold int)),
+    locked as (select l.id from ${links} l join x on x.id = l.id order by l.id for update of l)
+    update ${links} set sales_count = sales_count + x.sold
+    from x join locked on locked.id = x.id where ${links.id} = x.id`);
 }
 
 /** Counts `used` uses of a promo code at once. */

@@ -32,6 +32,7 @@ import {
   type PaidOrderValues,
   recordPaymentEvent,
   referringCampaign,
+  referringCampaigns,
   setOrderFailed,
   setOrderPaid,
   setOrderRefunded,
@@ -61,18 +62,42 @@ export const releaseHoldJob = jobKind("orders.release-hold", z.object({ orderId:
  * Who may earn a commission on a creator's sales, and until when: the owner of the campaign that
  * referred them, for the attribution window after they signed up. Null when nobody does.
  */
-export async function referralOf(
+export async function referralOf(tx: Tx, config: Config, creatorId: string): Promise<Referral | null> {
+  return referralFrom(tx, config, creatorId, await referringCampaign(tx, creatorId));
+}
+
+export interface Referral {
+  ownerId: string;
+  until: Date;
+}
+
+async function referralFrom(
   tx: Tx,
   config: Config,
   creatorId: string,
-): Promise<{ ownerId: string; until: Date } | null> {
-  const row = await referringCampaign(tx, creatorId);
+  row: { createdAt: Date; ownerId: string } | null | undefined,
+): Promise<Referral | null> {
   if (!row || row.ownerId === creatorId) return null;
   // A self-referral (shared e-mail, sign-up device or IBAN with its referrer) earns nothing.
   if (await referralBlocked(tx, creatorId)) return null;
   const until = new Date(row.createdAt);
   until.setUTCMonth(until.getUTCMonth() + config.rules.affiliateDurationMonths);
   return { ownerId: row.ownerId, until };
+}
+
+/**
+ * `referralOf` for the creators of a batch of payments: one query for all, then the self-referral
+ * checks for the few who were referred.
+ */
+export async function referralsOf(
+  tx: Tx,
+  config: Config,
+  creatorIds: string[],
+): Promise<Map<string, Referral | null>> {
+  const rows = await referringCampaigns(tx, creatorIds);
+  const out = new Map<string, Referral | null>();
+  for (const id of creatorIds) out.set(id, await referralFrom(tx, config, id, rows.get(id)));
+  return out;
 }
 
 export function saleFacts(order: OrderRow): SaleFacts {

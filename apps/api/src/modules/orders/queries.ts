@@ -190,6 +190,34 @@ export async function linkTitle(db: DbOrTx, linkId: string): Promise<string | nu
   return link?.title ?? null;
 }
 
+/** `linkForMail` for many links in one query (a batch of payments), by link id. */
+export async function linksForMail(
+  db: DbOrTx,
+  linkIds: string[],
+): Promise<Map<string, { title: string; creator: string | null }>> {
+  if (linkIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: links.id, title: links.title, creator: creatorProfiles.displayName })
+    .from(links)
+    .leftJoin(creatorProfiles, eq(creatorProfiles.id, links.profileId))
+    .where(inArray(links.id, linkIds));
+  return new Map(rows.map(({ id, ...link }) => [id, link]));
+}
+
+/** `referringCampaign` for many creators in one query (a batch of payments); the unreferred are absent. */
+export async function referringCampaigns(
+  db: DbOrTx,
+  creatorIds: string[],
+): Promise<Map<string, { createdAt: Date; ownerId: string }>> {
+  if (creatorIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, createdAt: users.createdAt, ownerId: campaigns.ownerId })
+    .from(users)
+    .innerJoin(campaigns, eq(campaigns.id, users.referredByCampaignId))
+    .where(inArray(users.id, creatorIds));
+  return new Map(rows.map(({ id, ...row }) => [id, row]));
+}
+
 /** The creator's sign-up date and the owner of the campaign that referred them, if any. */
 export async function referringCampaign(
   db: DbOrTx,
