@@ -25,7 +25,20 @@ export interface BenchDatabase {
    * the mean number of connections per state (waiting for a lock, idle in a transaction, ...).
    */
   sampleActivity?(): ActivitySampler;
+  /**
+   * PostgreSQL only: stands in for autovacuum's ANALYZE when the server runs without it (this
+   * machine's does), so the planner sees a launch's tables as they grow, as in production.
+   */
+  keepAnalyzed?(): Analyzer;
 }
+
+export interface Analyzer {
+  /** What was done, e.g. "autovacuum is off: ANALYZE every 10 s, 9 times"; undefined when nothing. */
+  stop(): Promise<string | undefined>;
+}
+
+/** Autovacuum's naptime is a minute by default; a launch's tables change completely faster than that. */
+const analyzeEveryMs = 10_000;
 
 export interface ActivitySampler {
   /** The means over the samples, e.g. "6.8 waiting for a row lock, 1.1 idle in transaction"; undefined without samples. */
@@ -82,6 +95,7 @@ export async function createBenchDatabase(adminUrl: string, apiDir: string): Pro
     env: { DATABASE_URL: benchUrl.toString() },
     description: `PostgreSQL ${version} on 127.0.0.1 (fresh database ${name}, dropped afterwards)`,
     sampleActivity: () => sampleActivity(pg, adminUrl, name),
+    keepAnalyzed: () => keepAnalyzed(pg, benchUrl.toString()),
     async dispose() {
       await withClient(pg, adminUrl, async (client) => {
         // FORCE (PostgreSQL 13+) ends connections a killed API may have left behind.
@@ -140,6 +154,42 @@ function sampleActivity(pg: PgModule, adminUrl: string, database: string): Activ
         .sort((a, b) => b[1] - a[1])
         .map(([what, total]) => `${(total / samples).toFixed(1)} ${what}`)
         .join(", ");
+    },
+  };
+}
+
+/** While autovacuum is off on the server, ANALYZE the bench database every `analyzeEveryMs`. */
+function keepAnalyzed(pg: PgModule, url: string): Analyzer {
+  let running = true;
+  let wake: () => void = () => undefined;
+  const done = (async (): Promise<string | undefined> => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+    let runs = 0;
+    try {
+      await client.connect();
+      const { rows } = await client.query("SHOW autovacuum");
+      if (rows[0]?.autovacuum === "on") return undefined;
+      while (running) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, analyzeEveryMs);
+        });
+        if (!running) break;
+        await client.query("ANALYZE");
+        runs += 1;
+      }
+      return `autovacuum is off on this PostgreSQL: the bench ran ANALYZE every ${analyzeEveryMs / 1000} s instead (${runs} times)`;
+    } catch (err) {
+      return `autovacuum is off on this PostgreSQL and the bench's ANALYZE failed (${err instanceof Error ? err.message : err})`;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      wake();
+      return done;
     },
   };
 }

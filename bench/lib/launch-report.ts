@@ -181,7 +181,7 @@ ${reads}
 Checks (any failure fails the scenario): **${r.pass ? "all held" : "FAILED"}**
 
 ${checks}
-${activity ? `\nPostgreSQL connections of the API (pool of 10 each), mean over each payment phase:\n\n${activity}\n` : ""}
+${activity ? `\nPostgreSQL connections of the API (pool of 10 each), mean over each payment phase:\n\n${activity}\n` : ""}${r.analyzed ? `\nStatistics: ${r.analyzed}, from the seeding to the end of the payments (otherwise the planner plans a launch's queries for the empty tables it last analyzed).\n` : ""}
 How it is measured:
 
 - The launch creator (a link limited to ${count.format(r.stock)}, an unlimited one, a referral campaign),

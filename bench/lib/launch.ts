@@ -52,6 +52,8 @@ export interface LaunchResult {
   checkouts: { limited: LoadRun; refusedStatus: number; open: LoadRun; many: LoadRun };
   payments: { one: PaymentPhase; many: PaymentPhase };
   scale: { orders: number; seedSeconds: number; rollups: string; reads: LoadRun[] };
+  /** How the tables' statistics were kept current during the phases (autovacuum's stand-in). */
+  analyzed?: string;
   checks: Check[];
   /** Every check held (the rates' goals are reported apart). */
   pass: boolean;
@@ -84,6 +86,7 @@ export async function runLaunch(
     launchSize.creators,
     launchSize.stock / launchSize.creators,
   );
+  const analyzer = database.keepAnalyzed?.();
   const [limited, open] = creator.links;
   if (!limited || !open || !warm.links[0]) throw new Error("The launch links were not created");
   const concurrent = {
@@ -177,6 +180,8 @@ export async function runLaunch(
     manyPhase.clicks.statusCodes["204"] ?? 0,
     connections.clicks,
   );
+  const analyzed = await analyzer?.stop();
+  if (analyzed) log(`  ${analyzed}`);
 
   const checks: Check[] = [
     { ...(await ledgerAudit(url, options.apiDir)), name: "ledger audit after the payments" },
@@ -246,6 +251,7 @@ export async function runLaunch(
     checkouts: { limited: limitedRun.run, refusedStatus, open: openRun.run, many: manyRun.run },
     payments: { one, many: manyPhase },
     scale: { orders: scale.orders, seedSeconds: scale.seconds, rollups, reads },
+    ...(analyzed ? { analyzed } : {}),
     checks,
     pass: checks.every((c) => c.ok),
   };
