@@ -41,6 +41,7 @@ import { MaintenanceService } from "./modules/maintenance/service.ts";
 import { Metrics, metricsPlugin } from "./modules/metrics/index.ts";
 import { registerOrderJobs } from "./modules/orders/jobs.ts";
 import { orderRoutes } from "./modules/orders/routes.ts";
+import { partnerRoutes } from "./modules/partners/routes.ts";
 import { adminPayoutRoutes } from "./modules/payouts/admin/routes.ts";
 import { bankAccountRoutes } from "./modules/payouts/bank-accounts/routes.ts";
 import { registerPayoutJobs } from "./modules/payouts/events.ts";
@@ -323,6 +324,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     namespace: deps.clicksNamespace ?? "salelink",
   });
   await app.register(campaignRoutes, { db, config });
+  await app.register(partnerRoutes, { db, config, pokeJobs: authDeps.pokeJobs });
   if (devMailEnabled(config)) await app.register(devMailRoutes, { db });
 
   return app;

@@ -7,6 +7,7 @@ import { catalogueMessages } from "./catalogue/catalogue.ts";
 import { checkoutMessages } from "./catalogue/checkout.ts";
 import { kycMessages } from "./catalogue/kyc.ts";
 import { orderMessages } from "./catalogue/orders.ts";
+import { partnerMessages } from "./catalogue/partners.ts";
 import { payoutMessages } from "./catalogue/payouts.ts";
 import { platformMessages } from "./catalogue/platform.ts";
 import { reportMessages } from "./catalogue/reports.ts";
@@ -30,6 +31,7 @@ export const moduleCatalogues: Record<string, Catalogue> = {
   checkout: checkoutMessages,
   kyc: kycMessages,
   orders: orderMessages,
+  partners: partnerMessages,
   payouts: payoutMessages,
   reports: reportMessages,
   uploads: uploadMessages,

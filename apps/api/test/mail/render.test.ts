@@ -21,6 +21,7 @@ const params: MailTemplateParams = {
   "order-refunded": { title: "Sunset pack", amount: "€15.00" },
   "order-unfulfilled": { title: "Sunset pack", amount: "€15.00", reason: "sold-out" },
   "link-removed": { url, title: "Sunset pack", reason: "A copyright claim & its proof" },
+  "partner-invitation": { url, creator: "Ada & co", rate: "10%", expiresInDays: 7 },
 };
 
 /** Every text of a catalogue by its dotted key: "reset-password.expires.one" → "…". */
@@ -109,6 +110,13 @@ describe("renderMail", () => {
     expect(renderMail("delete-account", "fr", { url, expiresInHours: 48 }).text).toContain("dans 48 heures.");
     expect(renderMail("reset-password", "es", { url, expiresInHours: 1 }).text).toContain("en 1 hora.");
     expect(renderMail("reset-password", "es", { url, expiresInHours: 12 }).text).toContain("en 12 horas.");
+    const invitation = { url, creator: "Ada", rate: "10 %" };
+    expect(renderMail("partner-invitation", "fr", { ...invitation, expiresInDays: 1 }).text).toContain(
+      "dans 1 jour.",
+    );
+    expect(renderMail("partner-invitation", "es", { ...invitation, expiresInDays: 7 }).text).toContain(
+      "en 7 días.",
+    );
   });
 
   it("escapes what it puts into the HTML, and only there", () => {

@@ -8,6 +8,7 @@ export * from "./ledger.ts";
 export * from "./mail.ts";
 export * from "./maintenance.ts";
 export * from "./orders.ts";
+export * from "./partners.ts";
 export * from "./payouts.ts";
 export * from "./rollups.ts";
 export * from "./stock.ts";

@@ -107,6 +107,20 @@ const builders: { [K in MailTemplate]: Builder<K> } = {
     action: { label: line(m.action), url: params.url },
     notes: [line(m.buyers)],
   }),
+  "partner-invitation": ({ "partner-invitation": m }, params, locale) => {
+    const values = { creator: params.creator, rate: params.rate };
+    return {
+      subject: line(m.subject, values),
+      preview: line(m.preview, values),
+      heading: line(m.heading),
+      body: [line(m.body, values)],
+      action: { label: line(m.action), url: params.url },
+      notes: [
+        line(pickPlural(m.expires, params.expiresInDays, locale), { days: params.expiresInDays }),
+        line(m.ignore),
+      ],
+    };
+  },
   "password-changed": ({ "password-changed": m }) => ({
     subject: line(m.subject),
     preview: line(m.preview),

@@ -41,6 +41,15 @@ export const mailParamsSchemas = {
     /** The moderator's note, as written: why the link was taken down. */
     reason: z.string().max(500),
   }),
+  /** A creator invites someone into their partner programme (issue 20). */
+  "partner-invitation": z.object({
+    url: linkSchema,
+    /** The creator's display name (or address when they have no public profile). */
+    creator: z.string().max(320),
+    /** The programme's default rate, already formatted in the recipient's language ("10%"). */
+    rate: z.string().max(20),
+    expiresInDays: z.number().int().min(1).max(365),
+  }),
 };
 
 export type MailTemplate = keyof typeof mailParamsSchemas;
@@ -86,6 +95,11 @@ export const mailJobPayloadSchema = z.discriminatedUnion("template", [
     ...recipient,
     template: z.literal("link-removed"),
     params: mailParamsSchemas["link-removed"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("partner-invitation"),
+    params: mailParamsSchemas["partner-invitation"],
   }),
 ]);
 

@@ -1,0 +1,221 @@
+import {
+  membershipResultSchema,
+  messageResponseSchema,
+  partnerInvitationBodySchema,
+  partnerInvitationListSchema,
+  partnerInvitationSchema,
+  partnerListQuerySchema,
+  partnerListSchema,
+  partnerMembershipParamsSchema,
+  partnerProgrammeBodySchema,
+  partnerProgrammeSchema,
+  programmeInvitationParamsSchema,
+  programmeParamsSchema,
+  programmesSchema,
+  publicProgrammeParamsSchema,
+  publicProgrammeSchema,
+} from "@salelink/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  acceptInvitation,
+  decide,
+  getProgramme,
+  invite,
+  join,
+  listPartners,
+  type PartnerDeps,
+  pendingInvitations,
+  programmes,
+  publicProgramme,
+  saveProgramme,
+} from "./service.ts";
+
+/** A public page may be cached briefly, like a creator page: a change shows within half a minute. */
+const PUBLIC_CACHE = "public, max-age=30, stale-while-revalidate=300";
+
+/*
+ * Creator partner programmes (issue 20): the creator's programme (always the session user's own),
+ * the partner's side (any signed-in account), and the public read of a programme.
+ */
+export const partnerRoutes: FastifyPluginAsyncZod<PartnerDeps> = async (app, deps) => {
+  const { db } = deps;
+  const config = { auth: "user" } as const;
+  const creatorTags = ["partner-programme"];
+  const partnerTags = ["programmes"];
+
+  app.get(
+    "/partner-programme",
+    {
+      config,
+      schema: {
+        tags: creatorTags,
+        summary: "My partner programme's settings (the defaults when never saved)",
+        response: { 200: partnerProgrammeSchema },
+      },
+    },
+    async (request) => getProgramme(db, (await request.requireUser()).id),
+  );
+
+  app.put(
+    "/partner-programme",
+    {
+      config,
+      schema: {
+        tags: creatorTags,
+        summary: "Save my partner programme's settings; rates apply to sales from now on",
+        body: partnerProgrammeBodySchema,
+        response: { 200: partnerProgrammeSchema },
+      },
+    },
+    async (request) => saveProgramme(db, (await request.requireUser()).id, request.body),
+  );
+
+  app.get(
+    "/partner-programme/partners",
+    {
+      config,
+      schema: {
+        tags: creatorTags,
+        summary: "My programme's partners and applications, newest first",
+        querystring: partnerListQuerySchema,
+        response: { 200: partnerListSchema },
+      },
+    },
+    async (request) => listPartners(db, (await request.requireUser()).id, request.query),
+  );
+
+  const decisions = [
+    { path: "approve", decision: "approve", summary: "Approve an application" },
+    { path: "refuse", decision: "refuse", summary: "Refuse an application" },
+  ] as const;
+  for (const { path, decision, summary } of decisions) {
+    app.post(
+      `/partner-programme/partners/:membershipId/${path}`,
+      {
+        config,
+        schema: {
+          tags: creatorTags,
+          summary,
+          params: partnerMembershipParamsSchema,
+          response: { 200: messageResponseSchema },
+        },
+      },
+      async (request) => {
+        await decide(db, (await request.requireUser()).id, request.params.membershipId, decision);
+        return {
+          message:
+            decision === "approve" ? request.t("Partner approved.") : request.t("Application refused."),
+        };
+      },
+    );
+  }
+
+  app.delete(
+    "/partner-programme/partners/:membershipId",
+    {
+      config,
+      schema: {
+        tags: creatorTags,
+        summary: "Remove a partner (their row and earlier commissions stay)",
+        params: partnerMembershipParamsSchema,
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request) => {
+      await decide(db, (await request.requireUser()).id, request.params.membershipId, "remove");
+      return { message: request.t("Partner removed.") };
+    },
+  );
+
+  app.post(
+    "/partner-programme/invitations",
+    {
+      config,
+      schema: {
+        tags: creatorTags,
+        summary: "Invite someone by e-mail into my programme (a link valid a few days)",
+        body: partnerInvitationBodySchema,
+        response: { 201: partnerInvitationSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await request.requireUser();
+      const invitation = await invite(deps, user, request.body.email, request.locale);
+      return reply.code(201).send(invitation);
+    },
+  );
+
+  app.get(
+    "/partner-programme/invitations",
+    {
+      config,
+      schema: {
+        tags: creatorTags,
+        summary: "My pending invitations, newest first",
+        response: { 200: partnerInvitationListSchema },
+      },
+    },
+    async (request) => pendingInvitations(db, (await request.requireUser()).id),
+  );
+
+  app.get(
+    "/programmes",
+    {
+      config,
+      schema: {
+        tags: partnerTags,
+        summary: "The programmes I belong to or applied to, and those open to join",
+        response: { 200: programmesSchema },
+      },
+    },
+    async (request) => programmes(db, (await request.requireUser()).id),
+  );
+
+  app.post(
+    "/programmes/:creatorId/join",
+    {
+      config,
+      schema: {
+        tags: partnerTags,
+        summary: "Join a creator's programme (active when open, an application when by approval)",
+        params: programmeParamsSchema,
+        response: { 201: membershipResultSchema },
+      },
+    },
+    async (request, reply) => {
+      const result = await join(db, (await request.requireUser()).id, request.params.creatorId);
+      return reply.code(201).send(result);
+    },
+  );
+
+  app.post(
+    "/programmes/invitations/:token/accept",
+    {
+      config,
+      schema: {
+        tags: partnerTags,
+        summary: "Accept an e-mailed invitation: an active membership",
+        params: programmeInvitationParamsSchema,
+        response: { 200: membershipResultSchema },
+      },
+    },
+    async (request) => acceptInvitation(db, (await request.requireUser()).id, request.params.token),
+  );
+
+  app.get(
+    "/public/programmes/:profileIdOrHandle",
+    {
+      schema: {
+        tags: ["public"],
+        summary: "A creator profile's partner programme, when it is on",
+        params: publicProgrammeParamsSchema,
+        response: { 200: publicProgrammeSchema },
+      },
+    },
+    async (request, reply) => {
+      // Set first, so a 404 is cached as briefly as a hit, as the creator page does.
+      reply.header("cache-control", PUBLIC_CACHE);
+      return publicProgramme(db, request.params.profileIdOrHandle);
+    },
+  );
+};
