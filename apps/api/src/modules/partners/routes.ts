@@ -16,6 +16,7 @@ import {
   publicProgrammeSchema,
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { PUBLIC_READ_CACHE_CONTROL } from "../../lib/cache-control.ts";
 import {
   acceptInvitation,
   decide,
@@ -29,9 +30,6 @@ import {
   publicProgramme,
   saveProgramme,
 } from "./service.ts";
-
-/** A public page may be cached briefly, like a creator page: a change shows within half a minute. */
-const PUBLIC_CACHE = "public, max-age=30, stale-while-revalidate=300";
 
 /*
  * Creator partner programmes (issue 20): the creator's programme (always the session user's own),
@@ -214,7 +212,7 @@ export const partnerRoutes: FastifyPluginAsyncZod<PartnerDeps> = async (app, dep
     },
     async (request, reply) => {
       // Set first, so a 404 is cached as briefly as a hit, as the creator page does.
-      reply.header("cache-control", PUBLIC_CACHE);
+      reply.header("cache-control", PUBLIC_READ_CACHE_CONTROL);
       return publicProgramme(db, request.params.profileIdOrHandle);
     },
   );

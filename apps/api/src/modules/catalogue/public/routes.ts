@@ -7,13 +7,11 @@ import {
   quoteResponseSchema,
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { PUBLIC_READ_CACHE_CONTROL } from "../../../lib/cache-control.ts";
 import { isWrongPromoCode, promoAttempts } from "../promo/limits.ts";
 import { quote } from "../promo/service.ts";
 import type { CatalogueDeps } from "../service.ts";
 import { creatorPage, publicLink } from "./service.ts";
-
-/** Public pages may be cached briefly by browsers and CDNs; an edit shows within half a minute. */
-const PUBLIC_CACHE = "public, max-age=30, stale-while-revalidate=300";
 
 /** What anyone may read without an account: a link before paying, its price, a creator's page. */
 export const publicCatalogueRoutes: FastifyPluginAsyncZod<CatalogueDeps> = async (app, deps) => {
@@ -32,7 +30,7 @@ export const publicCatalogueRoutes: FastifyPluginAsyncZod<CatalogueDeps> = async
     },
     async (request, reply) => {
       // Set first, so a 404 is cached as briefly as a hit: bad tokens do not reach the database each time.
-      reply.header("cache-control", PUBLIC_CACHE);
+      reply.header("cache-control", PUBLIC_READ_CACHE_CONTROL);
       return publicLink(deps, request.params.token);
     },
   );
@@ -74,7 +72,7 @@ export const publicCatalogueRoutes: FastifyPluginAsyncZod<CatalogueDeps> = async
       },
     },
     async (request, reply) => {
-      reply.header("cache-control", PUBLIC_CACHE);
+      reply.header("cache-control", PUBLIC_READ_CACHE_CONTROL);
       return creatorPage(deps, request.params.idOrHandle);
     },
   );
