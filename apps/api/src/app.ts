@@ -41,6 +41,7 @@ import { MaintenanceService } from "./modules/maintenance/service.ts";
 import { Metrics, metricsPlugin } from "./modules/metrics/index.ts";
 import { registerOrderJobs } from "./modules/orders/jobs.ts";
 import { orderRoutes } from "./modules/orders/routes.ts";
+import { partnerClickRoutes } from "./modules/partners/clicks/routes.ts";
 import { partnerRoutes } from "./modules/partners/routes.ts";
 import { adminPayoutRoutes } from "./modules/payouts/admin/routes.ts";
 import { bankAccountRoutes } from "./modules/payouts/bank-accounts/routes.ts";
@@ -317,12 +318,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (identity.kind === "sandbox") {
     await app.register(sandboxIdentityRoutes, { db, pokeJobs: authDeps.pokeJobs });
   }
-  await app.register(clickRoutes, {
+  const clickDeps = {
     db,
     config,
     ...(deps.redis ? { redis: deps.redis } : {}),
     namespace: deps.clicksNamespace ?? "salelink",
-  });
+  };
+  await app.register(clickRoutes, clickDeps);
+  await app.register(partnerClickRoutes, clickDeps);
   await app.register(campaignRoutes, { db, config });
   await app.register(partnerRoutes, { db, config, pokeJobs: authDeps.pokeJobs });
   if (devMailEnabled(config)) await app.register(devMailRoutes, { db });

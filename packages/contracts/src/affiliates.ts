@@ -26,7 +26,8 @@ export const updateCampaignBodySchema = z
   .partial()
   .refine((b) => b.name !== undefined || b.status !== undefined, "Nothing to change.");
 
-const moneyByCurrency = z.array(z.object({ currency: currencySchema, amount: z.number().int() }));
+/** Amounts per currency (a creator's links may sell in several). */
+export const moneyByCurrency = z.array(z.object({ currency: currencySchema, amount: z.number().int() }));
 
 export const campaignSchema = z.object({
   id: z.uuid(),

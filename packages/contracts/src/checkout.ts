@@ -3,6 +3,7 @@ import { emailSchema } from "./auth.ts";
 import { currencySchema } from "./business-rules.ts";
 import { linkTokenSchema } from "./catalogue.ts";
 import { localeSchema } from "./locale-schema.ts";
+import { partnerViaListSchema } from "./partners.ts";
 import { fileKindSchema } from "./uploads.ts";
 
 /*
@@ -24,6 +25,8 @@ export const checkoutBodySchema = z.object({
   email: emailSchema,
   promoCode: z.string().trim().max(64).optional(),
   locale: localeSchema,
+  /** The partner codes the visitor followed (`?via=`), newest first: the creator's programme may attribute the sale. */
+  via: partnerViaListSchema.optional(),
 });
 export type CheckoutBody = z.infer<typeof checkoutBodySchema>;
 

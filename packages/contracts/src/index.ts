@@ -14,6 +14,7 @@ export * from "./identity.ts";
 export * from "./locale-schema.ts";
 export * from "./locales.ts";
 export * from "./maintenance.ts";
+export * from "./partner-sales.ts";
 export * from "./partners.ts";
 export * from "./payouts.ts";
 export * from "./profile.ts";

@@ -33,6 +33,9 @@ export const chartOfAccounts = [
   /** A referrer's commission during the hold, then claimable. */
   { name: "affiliate_pending", holder: "user", mayGoNegative: false },
   { name: "affiliate_claimable", holder: "user", mayGoNegative: false },
+  /** A partner's commission on a creator's sale (the creator's partner programme), then claimable. */
+  { name: "partner_pending", holder: "user", mayGoNegative: false },
+  { name: "partner_claimable", holder: "user", mayGoNegative: false },
   /** The platform's share of sales; it bears what a refund cannot take back from a user. */
   { name: "platform_fees", holder: "platform", mayGoNegative: true },
   /** Money held at the payment provider (an asset: negative while the platform holds buyers' money). */
@@ -76,6 +79,8 @@ export const transactionKinds = [
   "hold_release",
   "refund",
   "claim",
+  /** A partner claims their partner programmes' commissions. */
+  "partner_claim",
   "payout_requested",
   "payout_paid",
   "payout_failed",

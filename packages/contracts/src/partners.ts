@@ -1,5 +1,13 @@
 import { z } from "zod";
+import { moneyByCurrency } from "./affiliates.ts";
 import { emailedTokenSchema, emailSchema } from "./auth.ts";
+import { currencySchema } from "./business-rules.ts";
+import {
+  PARTNER_CHART_DEFAULT_DAYS,
+  PARTNER_CHART_MAX_DAYS,
+  partnerDaySchema,
+  partnerStatsSchema,
+} from "./partner-sales.ts";
 
 /*
  * Creator partner programmes (issue 20): a creator's own affiliate programme, beside the platform's
@@ -93,10 +101,17 @@ export const partnerMembershipStatuses = ["applied", "active", "refused", "remov
 export const partnerMembershipStatusSchema = z.enum(partnerMembershipStatuses);
 export type PartnerMembershipStatus = z.infer<typeof partnerMembershipStatusSchema>;
 
-/** GET /partner-programme/partners?status=&cursor=&limit= : newest first. */
+/** How the creator's partners screen sorts (money: the sum of its currencies' minor units). */
+export const partnerSortKeys = ["createdAt", "clicks", "sales", "revenue", "held", "owed", "paid"] as const;
+export const partnerSortKeySchema = z.enum(partnerSortKeys);
+export type PartnerSortKey = z.infer<typeof partnerSortKeySchema>;
+
+/** GET /partner-programme/partners?status=&sort=&dir=&offset=&limit= : newest first by default. */
 export const partnerListQuerySchema = z.object({
   status: partnerMembershipStatusSchema.optional(),
-  cursor: z.uuid().optional(),
+  sort: partnerSortKeySchema.default("createdAt"),
+  dir: z.enum(["asc", "desc"]).default("desc"),
+  offset: z.coerce.number().int().min(0).max(100_000).default(0),
   limit: z.coerce.number().int().min(1).max(PARTNER_LIST_MAX_LIMIT).default(PARTNER_LIST_DEFAULT_LIMIT),
 });
 export type PartnerListQuery = z.infer<typeof partnerListQuerySchema>;
@@ -112,9 +127,15 @@ export const partnerSchema = z.object({
   /** When the application was approved or refused (or the open join made). */
   decidedAt: z.iso.datetime().nullable(),
   removedAt: z.iso.datetime().nullable(),
+  stats: partnerStatsSchema,
 });
 export type Partner = z.infer<typeof partnerSchema>;
-export const partnerListSchema = z.object({ items: z.array(partnerSchema), nextCursor: z.uuid().nullable() });
+export const partnerListSchema = z.object({
+  items: z.array(partnerSchema),
+  total: z.number().int(),
+  /** The offset of the next page; null on the last. */
+  nextOffset: z.number().int().nullable(),
+});
 export type PartnerList = z.infer<typeof partnerListSchema>;
 
 /** /partner-programme/partners/{membershipId}… */
@@ -132,6 +153,9 @@ export const partnerInvitationSchema = z.object({
   expiresAt: z.iso.datetime(),
 });
 export type PartnerInvitation = z.infer<typeof partnerInvitationSchema>;
+/** DELETE /partner-programme/invitations/{invitationId}: a pending invitation stops working. */
+export const partnerInvitationParamsSchema = z.object({ invitationId: z.uuid() });
+
 /** GET /partner-programme/invitations: pending ones, newest first, at most PARTNER_INVITATIONS_SHOWN. */
 export const partnerInvitationListSchema = z.object({ items: z.array(partnerInvitationSchema) });
 export type PartnerInvitationList = z.infer<typeof partnerInvitationListSchema>;
@@ -182,6 +206,8 @@ export type OpenProgramme = z.infer<typeof openProgrammeSchema>;
 export const programmesSchema = z.object({
   memberships: z.array(myMembershipSchema),
   open: z.array(openProgrammeSchema),
+  /** My partner commissions past their hold, not claimed yet (what POST /programmes/claim moves). */
+  claimable: moneyByCurrency,
 });
 export type Programmes = z.infer<typeof programmesSchema>;
 
@@ -199,6 +225,35 @@ export const membershipResultSchema = z.object({
 });
 export type MembershipResult = z.infer<typeof membershipResultSchema>;
 
+/** GET /programmes/memberships/{membershipId}?days= : one of my programmes, as its partner. */
+export const membershipStatsQuerySchema = z.object({
+  days: z.coerce.number().int().min(1).max(PARTNER_CHART_MAX_DAYS).default(PARTNER_CHART_DEFAULT_DAYS),
+});
+export const membershipParamsSchema = z.object({ membershipId: z.uuid() });
+
+/** The links a partner's page lists, at most. */
+export const PARTNER_LINKS_SHOWN = 100;
+
+/** A link of the creator a partner can share, with the rate it earns now. */
+export const programmeLinkSchema = z.object({
+  token: z.string(),
+  title: z.string(),
+  priceMinor: z.number().int(),
+  currency: currencySchema,
+  rateBps: z.number().int(),
+});
+export type ProgrammeLink = z.infer<typeof programmeLinkSchema>;
+
+export const membershipStatsSchema = z.object({
+  membership: myMembershipSchema,
+  stats: partnerStatsSchema,
+  /** Oldest first, every day of the period (zeros included). */
+  days: z.array(partnerDaySchema),
+  /** The creator's links on sale (active, public), newest first, at most PARTNER_LINKS_SHOWN. */
+  links: z.array(programmeLinkSchema),
+});
+export type MembershipStats = z.infer<typeof membershipStatsSchema>;
+
 // ---------------------------------------------------------------------------------------------
 // Public
 
@@ -211,3 +266,17 @@ export const publicProgrammeSchema = programmeTermsSchema.extend({
   terms: z.string(),
 });
 export type PublicProgramme = z.infer<typeof publicProgrammeSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Attribution
+
+/** The `?via=` codes a checkout may carry: the visitor's most recent, newest first. */
+export const PARTNER_VIA_MAX = 10;
+
+/** A partner code the visitor followed, and when (milliseconds since the epoch, the browser's clock). */
+export const partnerViaSchema = z.object({ code: partnerCodeSchema, at: z.number().int().nonnegative() });
+export type PartnerVia = z.infer<typeof partnerViaSchema>;
+export const partnerViaListSchema = z.array(partnerViaSchema).max(PARTNER_VIA_MAX);
+
+/** PATCH /programmes/clicks/{code}: a visit through a partner link (204 whether counted or not). */
+export const partnerClickParamsSchema = z.object({ code: partnerCodeSchema });

@@ -20,6 +20,9 @@ export const walletBalanceSchema = z.object({
   inTransit: z.number().int(),
   affiliatePending: z.number().int(),
   affiliateClaimable: z.number().int(),
+  /** Commissions of creators' partner programmes: in the hold, then claimable (POST /programmes/claim). */
+  partnerPending: z.number().int(),
+  partnerClaimable: z.number().int(),
 });
 
 /** How many held sales GET /wallet lists, the soonest available first (the pending balance counts all). */

@@ -58,6 +58,7 @@ async function creator() {
     orderId: randomUUID(),
     creatorId: account.id,
     referrerId: null,
+    partnerId: null,
     currency: "EUR" as const,
     split: splitSale(6000, 0, null),
     availableAt: new Date(Date.now() - 1000),

@@ -37,6 +37,7 @@ async function credit(userId: string, grossMinor: number, currency: Currency) {
     orderId: randomUUID(),
     creatorId: userId,
     referrerId: null,
+    partnerId: null,
     currency,
     split: splitSale(grossMinor, 0, null),
     availableAt: new Date(Date.now() - 1000),

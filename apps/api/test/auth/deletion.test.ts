@@ -224,6 +224,7 @@ describe("account deletion", () => {
           orderId,
           creatorId: account.id,
           referrerId: null,
+          partnerId: null,
           currency: "EUR",
           split: splitSale(2000, 1000, null),
           availableAt: new Date(Date.now() + 86_400_000),

@@ -272,6 +272,8 @@ describe.skipIf(dbKind !== "postgres")("the API killed (SIGKILL) at random point
         inTransit: 0,
         affiliatePending: 0,
         affiliateClaimable: 0,
+        partnerPending: 0,
+        partnerClaimable: 0,
       };
       // A currency whose every balance is zero is not shown.
       expect(wallet.balances.find((b) => b.currency === "EUR") ?? zero).toEqual({
@@ -281,6 +283,8 @@ describe.skipIf(dbKind !== "postgres")("the API killed (SIGKILL) at random point
         inTransit: 0,
         affiliatePending: ledger("affiliate_pending"),
         affiliateClaimable: 0,
+        partnerPending: 0,
+        partnerClaimable: 0,
       });
       expect(ledger("in_transit")).toBe(0);
       expect(ledger("affiliate_claimable")).toBe(0);

@@ -48,7 +48,7 @@ describe("money invariants (model-based)", () => {
       }),
       async (commands) => {
         const setup = async () => {
-          const { world, referrers } = await newWorld(ctx, admin);
+          const { world, referrers, programmes } = await newWorld(ctx, admin);
           const { rules } = ctx.config;
           const model = new MoneyModel(
             {
@@ -57,6 +57,7 @@ describe("money invariants (model-based)", () => {
               payoutMinimum: rules.payoutMinimumMinor,
             },
             referrers,
+            programmes,
           );
           return { model, real: world as World };
         };

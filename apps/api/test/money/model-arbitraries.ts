@@ -5,6 +5,7 @@ import {
   Buy,
   Claim,
   type Cmd,
+  PartnerSaleRefunded,
   PayoutOutcome,
   ProviderRefund,
   Redeliver,
@@ -30,6 +31,8 @@ const buy = fc
     // Prices around the rounding boundaries too (decision 012: 10.35 → fee 1.04, commission 0.21).
     price: fc.oneof(fc.integer({ min: 100, max: 6000 }), fc.constantFrom(100, 1035, 1045, 2000, 1005)),
     currency,
+    // Through a partner's link half the time (users 0 and 1 run programmes: decision 035).
+    viaPartner: fc.boolean(),
   })
   .map((p) => new Buy(p));
 /** A stock of 1 sold, then a declined buyer's retry succeeds at the provider: refunded (issue 16). */
@@ -97,6 +100,7 @@ export const moneyCommands: fc.Arbitrary<Cmd>[] = [
   payoutOutcome,
   payoutOutcome,
   fc.record({ user: fc.constantFrom(0, 0, 0, 1, 3), times: twice }).map((p) => new Claim(p)),
+  fc.record({ user: fc.constantFrom(0, 3, 3), times: twice }).map((p) => new Claim({ ...p, partner: true })),
   fc.record({ order: index, event: fc.nat({ max: 3 }), times }).map((p) => new Redeliver(p)),
   refund,
   fc
@@ -105,4 +109,11 @@ export const moneyCommands: fc.Arbitrary<Cmd>[] = [
   fc.record({ user: fc.constantFrom(1, 2) }).map((p): Cmd => new ShareReferrerIban(p)),
   lateSale,
   launch,
+  fc
+    .record({
+      seller: fc.constantFrom<0 | 1>(0, 1),
+      price: fc.oneof(fc.integer({ min: 100, max: 6000 }), fc.constantFrom(101, 1035, 3333)),
+      claim: fc.boolean(),
+    })
+    .map((p): Cmd => new PartnerSaleRefunded(p)),
 ];

@@ -64,7 +64,7 @@ function expectOnce(codes: number[], allowed: boolean, ok: number) {
 }
 
 export class Buy implements Cmd {
-  constructor(readonly p: { seller: number; price: number; currency: Currency }) {}
+  constructor(readonly p: { seller: number; price: number; currency: Currency; viaPartner?: boolean }) {}
   check = () => true;
   async run(m: MoneyModel, w: World) {
     const token = await createLink(w, this.p.seller, {
@@ -72,10 +72,13 @@ export class Buy implements Cmd {
       priceMinor: this.p.price,
       currency: this.p.currency,
     });
+    // Through the seller's partner's link (a `?via=` followed a minute ago), when they have one.
+    const programme = this.p.viaPartner ? m.programmes[this.p.seller] : null;
     const started = await call(w.ctx, "POST", "/stripe/checkout", undefined, {
       token,
       email: "buyer@example.test",
       locale: "en",
+      ...(programme ? { via: [{ code: programme.code, at: Date.now() - 60_000 }] } : {}),
     });
     expectStatus(started, 201, "checkout");
     const checkout = checkoutResponseSchema.parse(started.json());
@@ -96,10 +99,12 @@ export class Buy implements Cmd {
       seller: this.p.seller,
       currency: this.p.currency,
       gross: this.p.price,
+      viaPartner: programme !== null && programme !== undefined,
     });
     await checkInvariants(w, m);
   }
-  toString = () => `buy(u${this.p.seller}, ${this.p.price} ${this.p.currency})`;
+  toString = () =>
+    `buy(u${this.p.seller}, ${this.p.price} ${this.p.currency}${this.p.viaPartner ? ", via partner" : ""})`;
 }
 
 /** The same provider event again (any of the order's), `times` deliveries at once: all duplicates. */
@@ -209,15 +214,15 @@ export class ReleaseHolds implements Cmd {
     `release(${this.p.orders.length === 0 ? "all" : `orders ${this.p.orders}`}${this.p.early ? ", early" : ""})`;
 }
 
+/** A platform referrer's claim (POST /campaigns/claim), or a partner's (POST /programmes/claim). */
 export class Claim implements Cmd {
-  constructor(readonly p: { user: number; times: number }) {}
+  constructor(readonly p: { user: number; times: number; partner?: boolean }) {}
   check = () => true;
   async run(m: MoneyModel, w: World) {
     const user = userOf(w, this.p.user);
-    const answers = await concurrently(this.p.times, () =>
-      call(w.ctx, "POST", "/campaigns/claim", user.cookie),
-    );
-    const expected = m.claimable(this.p.user);
+    const path = this.p.partner ? "/programmes/claim" : "/campaigns/claim";
+    const answers = await concurrently(this.p.times, () => call(w.ctx, "POST", path, user.cookie));
+    const expected = this.p.partner ? m.partnerClaimable(this.p.user) : m.claimable(this.p.user);
     expectOnce(
       answers.map((a) => a.statusCode),
       expected.size > 0,
@@ -226,12 +231,12 @@ export class Claim implements Cmd {
     const ok = answers.find((a) => a.statusCode === 200);
     if (ok) {
       const claims = claimResponseSchema.parse(ok.json()).claims;
-      const moved = m.claim(this.p.user);
+      const moved = this.p.partner ? m.partnerClaim(this.p.user) : m.claim(this.p.user);
       expect(new Map(claims.map((c) => [c.currency, c.amount]))).toEqual(moved);
     }
     await checkInvariants(w, m);
   }
-  toString = () => `claim(u${this.p.user}, ×${this.p.times})`;
+  toString = () => `${this.p.partner ? "partnerClaim" : "claim"}(u${this.p.user}, ×${this.p.times})`;
 }
 
 export class Withdraw implements Cmd {
@@ -314,8 +319,35 @@ export class ShareReferrerIban implements Cmd {
       iban,
     });
     expectStatus(res, 201, "bank account");
-    if (referrer !== null && referrer !== undefined) m.selfReferral(this.p.user);
+    if (referrer !== null && referrer !== undefined) {
+      m.selfReferral(this.p.user);
+      m.shareIban(this.p.user, referrer);
+    }
     await checkInvariants(w, m);
   }
   toString = () => `shareReferrerIban(u${this.p.user})`;
+}
+
+/**
+ * A partner's sale from start to end, each step checked (decision 035): bought through the partner's
+ * link, its hold over, the partner's claim, then a refund (taken from the creator's available
+ * balance, the partner keeping what they claimed). The random draws reach this order rarely.
+ */
+export class PartnerSaleRefunded implements Cmd {
+  constructor(readonly p: { seller: 0 | 1; price: number; claim: boolean }) {}
+  check = () => true;
+  async run(m: MoneyModel, w: World) {
+    const { seller, price } = this.p;
+    // A sale of the creator's own first, so that their available balance can bear the claimed
+    // commission's reversal (else the platform bears it, which hides who should).
+    await new Buy({ seller, price, currency: "EUR" }).run(m, w);
+    await new Buy({ seller, price, currency: "EUR", viaPartner: true }).run(m, w);
+    const order = m.orders.length - 1;
+    await new ReleaseHolds({ orders: [order - 1, order], early: false }).run(m, w);
+    const partner = m.programmes[seller]?.partner ?? 0;
+    if (this.p.claim) await new Claim({ user: partner, times: 1, partner: true }).run(m, w);
+    await new AdminRefund({ order, times: 1 }).run(m, w);
+  }
+  toString = () =>
+    `partnerSaleRefunded(u${this.p.seller}, ${this.p.price}${this.p.claim ? ", claimed" : ""})`;
 }

@@ -6,6 +6,7 @@ import {
   campaignSchema,
   creatorProfileSchema,
   linkSchema,
+  membershipResultSchema,
   walletSchema,
 } from "@salelink/contracts";
 import { and, eq, inArray, sql } from "drizzle-orm";
@@ -25,7 +26,7 @@ import { auditLedger } from "../../src/modules/wallet/ledger.ts";
 import { insertApprovedIdentity } from "../support/accounts.ts";
 import type { TestContext } from "../support/app.ts";
 import { deliverSandboxEvent } from "../support/checkout.ts";
-import { type Balances, type MoneyModel, zeroBalances } from "./model.ts";
+import { type Balances, type ModelProgramme, type MoneyModel, zeroBalances } from "./model.ts";
 
 /*
  * The real side of the money model: a run's accounts (fixtures written straight to the database where
@@ -50,7 +51,7 @@ export interface World {
   events: Map<string, unknown>;
 }
 
-type Method = "GET" | "POST";
+type Method = "GET" | "POST" | "PUT";
 export function call(ctx: TestContext, method: Method, url: string, cookie?: string, payload?: object) {
   return ctx.app.inject({
     method,
@@ -118,14 +119,35 @@ async function runUser(ctx: TestContext, referredByCampaignId: string | null): P
   };
 }
 
+/** `seller` opens a partner programme at `rateBps` that `partner` joins; the partner's code. */
+async function partnerProgramme(
+  ctx: TestContext,
+  seller: RunUser,
+  partner: RunUser,
+  rateBps: number,
+): Promise<string> {
+  const saved = await call(ctx, "PUT", "/partner-programme", seller.cookie, {
+    enabled: true,
+    defaultRateBps: rateBps,
+    windowDays: 30,
+    joinMode: "open",
+  });
+  expectStatus(saved, 200, "partner programme");
+  const joined = await call(ctx, "POST", `/programmes/${seller.id}/join`, partner.cookie);
+  expectStatus(joined, 201, "join");
+  return membershipResultSchema.parse(joined.json()).code;
+}
+
 /**
  * A run's accounts: user 0 is an affiliate (who also sells), users 1 and 2 signed up through its
- * campaign, user 3 came on their own. Answers each user's referrer index, for the model.
+ * campaign, user 3 came on their own. Users 0 and 1 run partner programmes (decision 035): user 3 is
+ * user 0's partner at 33 %, user 0 is user 1's at 15 % (user 1 sharing user 0's IBAN later blocks it).
+ * Answers each user's referrer index and programme, for the model.
  */
 export async function newWorld(
   ctx: TestContext,
   admin: string,
-): Promise<{ world: World; referrers: (number | null)[] }> {
+): Promise<{ world: World; referrers: (number | null)[]; programmes: (ModelProgramme | null)[] }> {
   const affiliate = await runUser(ctx, null);
   // A campaign is made by a write (sign-up or this), never by reading the list.
   const created = await call(ctx, "POST", "/campaigns", affiliate.cookie, { name: "My link" });
@@ -136,9 +158,18 @@ export async function newWorld(
     runUser(ctx, campaign.id),
     runUser(ctx, null),
   ]);
+  const [first, , third] = others;
+  if (!first || !third) throw new Error("no run users");
+  const programmes: (ModelProgramme | null)[] = [
+    { partner: 3, rateBps: 3300, code: await partnerProgramme(ctx, affiliate, third, 3300) },
+    { partner: 0, rateBps: 1500, code: await partnerProgramme(ctx, first, affiliate, 1500) },
+    null,
+    null,
+  ];
   return {
     world: { ctx, admin, users: [affiliate, ...others], events: new Map() },
     referrers: [null, 0, 0, null],
+    programmes,
   };
 }
 
@@ -169,6 +200,8 @@ const accountField: Record<string, keyof Balances> = {
   in_transit: "inTransit",
   affiliate_pending: "affiliatePending",
   affiliate_claimable: "affiliateClaimable",
+  partner_pending: "partnerPending",
+  partner_claimable: "partnerClaimable",
 };
 
 export const nonZero = (m: Map<Currency, Balances>) =>
@@ -249,7 +282,17 @@ async function checkExactlyOnce(world: World, model: MoneyModel): Promise<void> 
   // inArray over an empty list is refused; no order yet stands for none.
   const refs = [...orderIds, ...model.payouts.map((p) => p.id), "none"];
   const orderRefs = [...orderIds, "00000000-0000-0000-0000-000000000000"];
-  const [postingRows, claimRows, events, payments, asked] = await Promise.all([
+  const claimsOfKind = (kind: "claim" | "partner_claim") =>
+    db
+      .select({
+        key: sql<string>`${ledgerEntries.ownerId}::text`,
+        n: sql<number>`count(distinct ${ledgerEntries.transactionId})::int`,
+      })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .where(and(eq(ledgerTransactions.kind, kind), inArray(ledgerEntries.ownerId, ids)))
+      .groupBy(ledgerEntries.ownerId);
+  const [postingRows, claimRows, partnerClaimRows, events, payments, asked] = await Promise.all([
     db
       .select({
         key: sql<string>`${ledgerTransactions.kind} || '|' || ${ledgerTransactions.reference}`,
@@ -258,15 +301,8 @@ async function checkExactlyOnce(world: World, model: MoneyModel): Promise<void> 
       .from(ledgerTransactions)
       .where(inArray(ledgerTransactions.reference, refs))
       .groupBy(ledgerTransactions.kind, ledgerTransactions.reference),
-    db
-      .select({
-        key: sql<string>`${ledgerEntries.ownerId}::text`,
-        n: sql<number>`count(distinct ${ledgerEntries.transactionId})::int`,
-      })
-      .from(ledgerEntries)
-      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
-      .where(and(eq(ledgerTransactions.kind, "claim"), inArray(ledgerEntries.ownerId, ids)))
-      .groupBy(ledgerEntries.ownerId),
+    claimsOfKind("claim"),
+    claimsOfKind("partner_claim"),
     db
       .select({ eventId: paymentEvents.eventId, orderId: paymentEvents.orderId })
       .from(paymentEvents)
@@ -287,8 +323,12 @@ async function checkExactlyOnce(world: World, model: MoneyModel): Promise<void> 
   for (const key of postings.keys()) expect(expected.has(key), `unexpected posting ${key}`).toBe(true);
   for (const [key, n] of expected) expect(postings.get(key) ?? 0, `postings ${key}`).toBe(n);
   const claims = countsOf(claimRows);
+  const partnerClaims = countsOf(partnerClaimRows);
   for (const [index, user] of world.users.entries()) {
     expect(claims.get(user.id) ?? 0, `claim postings of user ${index}`).toBe(model.claimPostings[index]);
+    expect(partnerClaims.get(user.id) ?? 0, `partner claim postings of user ${index}`).toBe(
+      model.partnerClaimPostings[index],
+    );
   }
   // Every event delivered is recorded once, against its order, and no other event is.
   const recorded = events.map((e) => `${e.orderId}|${e.eventId}`).sort();

@@ -23,6 +23,8 @@ export interface Balances {
   inTransit: number;
   affiliatePending: number;
   affiliateClaimable: number;
+  partnerPending: number;
+  partnerClaimable: number;
 }
 
 export const zeroBalances = (): Balances => ({
@@ -31,7 +33,16 @@ export const zeroBalances = (): Balances => ({
   inTransit: 0,
   affiliatePending: 0,
   affiliateClaimable: 0,
+  partnerPending: 0,
+  partnerClaimable: 0,
 });
+
+/** A seller's partner programme in a run (decision 035): its one partner, their code and the rate. */
+export interface ModelProgramme {
+  partner: number;
+  code: string;
+  rateBps: number;
+}
 
 export interface ModelOrder {
   id: string;
@@ -42,10 +53,14 @@ export interface ModelOrder {
   gross: number;
   fee: number;
   commission: number;
+  /** The partner whose link brought the sale, when it earns (a blocked one does not). */
+  partner: number | null;
+  partnerCommission: number;
   net: number;
   status: "paid" | "refunded";
   released: boolean;
   claimed: boolean;
+  partnerClaimed: boolean;
   /** An admin asked for its refund (the console refuses a second ask). */
   refundAsked: boolean;
   /** Its unclaimed commission was taken back: the seller turned out to be its referrer's own account. */
@@ -67,23 +82,30 @@ export class MoneyModel {
   readonly payouts: ModelPayout[] = [];
   /** Claims posted per user: one ledger transaction per currency of each. */
   readonly claimPostings: number[];
+  /** Partner claims posted per user: one ledger transaction per currency of each. */
+  readonly partnerClaimPostings: number[];
   /** Referred users found sharing their referrer's IBAN: self-referrals, earning nothing from then on. */
   readonly selfReferred: boolean[];
+  /** Pairs of users holding the same IBAN ("a|b", a < b): a partner sharing it with the seller earns nothing. */
+  readonly sharedIbans = new Set<string>();
   private readonly balances: Map<Currency, Balances>[];
 
   constructor(
     readonly rules: Rules,
     /** Each user's referrer (an index into the run's users), or null. */
     readonly referrers: (number | null)[],
+    /** Each user's partner programme, or null. */
+    readonly programmes: (ModelProgramme | null)[] = referrers.map(() => null),
   ) {
     this.balances = referrers.map(() => new Map());
     this.claimPostings = referrers.map(() => 0);
+    this.partnerClaimPostings = referrers.map(() => 0);
     this.selfReferred = referrers.map(() => false);
   }
 
   /** A deep copy: concurrent operations are checked against each order they could have run in. */
   clone(): MoneyModel {
-    const copy = new MoneyModel(this.rules, this.referrers);
+    const copy = new MoneyModel(this.rules, this.referrers, this.programmes);
     copy.assign(this);
     return copy;
   }
@@ -97,6 +119,9 @@ export class MoneyModel {
     );
     this.payouts.splice(0, this.payouts.length, ...other.payouts.map((p) => ({ ...p })));
     this.claimPostings.splice(0, this.claimPostings.length, ...other.claimPostings);
+    this.partnerClaimPostings.splice(0, this.partnerClaimPostings.length, ...other.partnerClaimPostings);
+    this.sharedIbans.clear();
+    for (const pair of other.sharedIbans) this.sharedIbans.add(pair);
     this.selfReferred.splice(0, this.selfReferred.length, ...other.selfReferred);
     this.balances.splice(
       0,
@@ -125,7 +150,25 @@ export class MoneyModel {
     return out;
   }
 
-  /** A paid sale: the fee off the gross, the referrer's share of the fee, both held. */
+  /** Whether the seller's partner shares a strong signal with the seller (an IBAN, in a run). */
+  partnerBlocked(seller: number): boolean {
+    const programme = this.programmes[seller];
+    if (!programme) return false;
+    const [a, b] = [seller, programme.partner].sort((x, y) => x - y);
+    return this.sharedIbans.has(`${a}|${b}`);
+  }
+
+  /** `user` adds `other`'s IBAN as a payout account: the two share a strong signal from now on. */
+  shareIban(user: number, other: number) {
+    const [a, b] = [user, other].sort((x, y) => x - y);
+    this.sharedIbans.add(`${a}|${b}`);
+  }
+
+  /**
+   * A paid sale: the fee off the gross, the referrer's share of the fee, and (bought through the
+   * seller's partner's link) the partner's share of the gross out of the seller's part, capped at it;
+   * all held.
+   */
   paid(p: {
     id: string;
     paymentId: string;
@@ -133,19 +176,28 @@ export class MoneyModel {
     seller: number;
     currency: Currency;
     gross: number;
+    viaPartner?: boolean;
   }) {
+    const { viaPartner, ...facts } = p;
     const referrer = this.selfReferred[p.seller] ? null : (this.referrers[p.seller] ?? null);
     const fee = roundedShare(p.gross, this.rules.feeBps);
     const commission = referrer === null ? 0 : roundedShare(fee, this.rules.commissionBps);
+    const programme = viaPartner ? this.programmes[p.seller] : null;
+    const partner = programme && !this.partnerBlocked(p.seller) ? programme.partner : null;
+    const partnerCommission =
+      programme && partner !== null ? Math.min(roundedShare(p.gross, programme.rateBps), p.gross - fee) : 0;
     const order: ModelOrder = {
-      ...p,
+      ...facts,
       referrer,
       fee,
       commission,
-      net: p.gross - fee,
+      partner,
+      partnerCommission,
+      net: p.gross - fee - partnerCommission,
       status: "paid",
       released: false,
       claimed: false,
+      partnerClaimed: false,
       refundAsked: false,
       voided: false,
       events: new Map([[p.eventId, "applied"]]),
@@ -153,6 +205,7 @@ export class MoneyModel {
     this.orders.push(order);
     this.balance(p.seller, p.currency).pending += order.net;
     if (referrer !== null) this.balance(referrer, p.currency).affiliatePending += commission;
+    if (partner !== null) this.balance(partner, p.currency).partnerPending += partnerCommission;
     return order;
   }
 
@@ -170,18 +223,31 @@ export class MoneyModel {
       ref.affiliatePending -= o.commission;
       ref.affiliateClaimable += o.commission;
     }
+    if (o.partner !== null) {
+      const partner = this.balance(o.partner, o.currency);
+      partner.partnerPending -= o.partnerCommission;
+      partner.partnerClaimable += o.partnerCommission;
+    }
   }
 
   /**
    * Refunded: everything goes back the way it came. After the hold, what the creator has already
-   * withdrawn, and a commission already claimed, is borne by the platform (decisions 010 and 012).
+   * withdrawn, and a referral commission already claimed, is borne by the platform (decisions 010
+   * and 012); a partner commission already claimed is taken from the creator's available balance
+   * with their own share, and what that cannot cover is borne by the platform (decision 035).
    */
   refund(o: ModelOrder) {
     if (o.status !== "paid") return;
     o.status = "refunded";
     const seller = this.balance(o.seller, o.currency);
+    const fromSeller = o.net + (o.released && o.partnerClaimed ? o.partnerCommission : 0);
     if (!o.released) seller.pending -= o.net;
-    else seller.available -= Math.min(o.net, Math.max(0, seller.available));
+    else seller.available -= Math.min(fromSeller, Math.max(0, seller.available));
+    if (o.partner !== null) {
+      const partner = this.balance(o.partner, o.currency);
+      if (!o.released) partner.partnerPending -= o.partnerCommission;
+      else if (!o.partnerClaimed) partner.partnerClaimable -= o.partnerCommission;
+    }
     if (o.referrer === null) return;
     const ref = this.balance(o.referrer, o.currency);
     if (!o.released) ref.affiliatePending -= o.commission;
@@ -229,6 +295,38 @@ export class MoneyModel {
       b.available += amount;
     }
     this.claimPostings[user] = (this.claimPostings[user] ?? 0) + sums.size;
+    return sums;
+  }
+
+  /** What a partner claim by `user` moves, per currency; empty when nothing is claimable. */
+  partnerClaimable(user: number): Map<Currency, number> {
+    const sums = new Map<Currency, number>();
+    for (const o of this.orders) {
+      if (
+        o.partner === user &&
+        o.status === "paid" &&
+        o.released &&
+        !o.partnerClaimed &&
+        o.partnerCommission > 0
+      ) {
+        sums.set(o.currency, (sums.get(o.currency) ?? 0) + o.partnerCommission);
+      }
+    }
+    return sums;
+  }
+
+  partnerClaim(user: number): Map<Currency, number> {
+    const sums = this.partnerClaimable(user);
+    for (const o of this.orders) {
+      if (o.partner === user && o.status === "paid" && o.released && o.partnerCommission > 0)
+        o.partnerClaimed = true;
+    }
+    for (const [currency, amount] of sums) {
+      const b = this.balance(user, currency);
+      b.partnerClaimable -= amount;
+      b.available += amount;
+    }
+    this.partnerClaimPostings[user] = (this.partnerClaimPostings[user] ?? 0) + sums.size;
     return sums;
   }
 

@@ -7,6 +7,7 @@ import { recordPaymentEvent } from "../../src/modules/orders/queries.ts";
 import { auditLedger, balancesOf } from "../../src/modules/wallet/ledger.ts";
 import { type SandboxEvent, sandboxEvent } from "../../src/providers/payments/index.ts";
 import type { PaymentEvent } from "../../src/providers/payments/types.ts";
+import { joined, saveProgramme } from "../partners/support.ts";
 import { accountWithSession } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
 import { checkoutHelpers, deliverSandboxEvent } from "../support/checkout.ts";
@@ -244,6 +245,57 @@ describe("payments applied in batches", () => {
     expect(answers.map((a) => a.json<{ result: string }>().result)).toEqual(["applied", "applied"]);
     const now = await statuses([first.started.orderId, second.started.orderId]);
     expect([now.get(first.started.orderId), now.get(second.started.orderId)]).toEqual(["failed", "paid"]);
+    await expectCleanAudit();
+  });
+
+  it("pays a partner's commission in a batch as one by one does, at the rate of each checkout", async () => {
+    await saveProgramme(ctx, creator.cookie, { joinMode: "open", defaultRateBps: 2500 });
+    const partner = await accountWithSession(ctx.database, { onboarded: true });
+    const { code } = await joined(ctx, partner.cookie, creator.id);
+    const made: { started: CheckoutResponse; event: SandboxEvent }[] = [];
+    for (const attributed of [true, false, true]) {
+      buyers += 1;
+      const res = await helpers.checkout(link.token, {
+        email: `buyer${buyers}@example.test`,
+        ...(attributed ? { via: [{ code, at: Date.now() }] } : {}),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const started = res.json<CheckoutResponse>();
+      made.push({
+        started,
+        event: sandboxEvent("payment.succeeded", {
+          paymentId: started.paymentId,
+          orderId: started.orderId,
+          amountMinor: 2000,
+          currency: "EUR",
+        }),
+      });
+    }
+    const events = made.map((m) => asPaymentEvent(m.event));
+    const applied = await ctx.database.db.transaction((tx) =>
+      applyPaymentBatch(tx, ctx.config, "sandbox", events),
+    );
+    expect(applied.results).toEqual(["applied", "applied", "applied"]);
+    const rows = await ctx.database.db
+      .select({ id: orders.id, commission: orders.partnerCommissionMinor, net: orders.netMinor })
+      .from(orders)
+      .where(
+        inArray(
+          orders.id,
+          made.map((m) => m.started.orderId),
+        ),
+      );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(made.map((m) => byId.get(m.started.orderId))).toMatchObject([
+      { commission: 500, net: 1300 },
+      { commission: null, net: NET },
+      { commission: 500, net: 1300 },
+    ]);
+    const partnerPending = (await balancesOf(ctx.database.db, partner.id)).find(
+      (b) => b.account === "partner_pending",
+    );
+    expect(partnerPending?.balanceMinor).toBe(1000);
+    await saveProgramme(ctx, creator.cookie, { enabled: false, joinMode: "open" });
     await expectCleanAudit();
   });
 });

@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partnerInvitations, partnerMemberships } from "../../src/db/schema/index.ts";
 import { hashToken } from "../../src/lib/tokens.ts";
-import { errorOf, lastMail, uniqueEmail } from "../support/accounts.ts";
+import { errorOf, lastMail, tokenFromText, uniqueEmail } from "../support/accounts.ts";
 import { dbKind, type TestContext, testApp } from "../support/app.ts";
 import { caller, joined, type Someone, saveProgramme, shop, someone } from "./support.ts";
 
@@ -44,6 +44,15 @@ async function invitationToken(email: string): Promise<string> {
   const token = link.slice(prefix.length);
   expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   return token;
+}
+
+/** Deletes an account through its e-mailed deletion link. */
+async function deleteAccount(who: Someone) {
+  expect((await call("POST", "/profile/delete", who.cookie)).statusCode).toBe(200);
+  const mail = await lastMail(ctx, who.email, "delete-account");
+  const token = tokenFromText(mail.text, "/", "deletionToken");
+  const res = await call("DELETE", `/profile/delete/${token}`);
+  expect(res.statusCode, res.body).toBe(200);
 }
 
 const accept = (who: Someone, token: string, headers: Record<string, string> = {}) =>
@@ -212,6 +221,56 @@ describe(`inviting partners by e-mail (${dbKind})`, () => {
     expect((await accept(partner, token)).statusCode).toBe(403);
     await saveProgramme(ctx, creator.cookie, { joinMode: "invitation" });
     expect((await accept(partner, token)).statusCode).toBe(200);
+  });
+
+  it("cancels a pending invitation of one's own: its link stops working; nobody else can", async () => {
+    const email = uniqueEmail("invitee");
+    const invitation = await invite(ada, email);
+    const token = await invitationToken(email);
+    const other = await someone(ctx);
+    const foreign = await call("DELETE", `/partner-programme/invitations/${invitation.id}`, other.cookie);
+    expect(foreign.statusCode).toBe(404);
+    const cancelled = await call(
+      "DELETE",
+      `/partner-programme/invitations/${invitation.id}`,
+      ada.cookie,
+      undefined,
+      {
+        "accept-language": "fr",
+      },
+    );
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json<{ message: string }>().message).toBe("Invitation annulée.");
+    expect((await pending(ada)).map((i) => i.id)).not.toContain(invitation.id);
+    expect((await accept(await someone(ctx), token)).statusCode).toBe(404);
+    const again = await call("DELETE", `/partner-programme/invitations/${invitation.id}`, ada.cookie);
+    expect(again.statusCode).toBe(404);
+    expect((await call("DELETE", "/partner-programme/invitations/nope", ada.cookie)).statusCode).toBe(400);
+  });
+
+  it("erases the addresses of invitations when an account is deleted, its own and those to it", async () => {
+    const creator = await someone(ctx);
+    await saveProgramme(ctx, creator.cookie, { joinMode: "invitation" });
+    const invitee = await someone(ctx);
+    await invite(creator, invitee.email);
+    await invite(ada, invitee.email);
+    const inviteeToken = await invitationToken(invitee.email);
+    await invite(creator, uniqueEmail("someone-else"));
+    // The creator goes: the addresses they invited go with them.
+    await deleteAccount(creator);
+    const ofCreator = await ctx.database.db
+      .select()
+      .from(partnerInvitations)
+      .where(eq(partnerInvitations.creatorId, creator.id));
+    expect(ofCreator).toEqual([]);
+    // The invitee goes: Ada's invitation keeps no address and no longer works.
+    await deleteAccount(invitee);
+    const toInvitee = await ctx.database.db
+      .select()
+      .from(partnerInvitations)
+      .where(eq(partnerInvitations.email, invitee.email.toLowerCase()));
+    expect(toInvitee).toEqual([]);
+    expect((await accept(await someone(ctx), inviteeToken)).statusCode).toBe(404);
   });
 
   it("shows each creator only their own invitations", async () => {

@@ -174,22 +174,31 @@ describe(`a creator's partners, and nobody else's (${dbKind})`, () => {
     expect(row?.status).toBe("applied");
   });
 
-  it("pages the partners newest first with a cursor, filtered by status", async () => {
+  it("pages the partners newest first by offset, filtered by status, with their figures", async () => {
     const creator = await someone(ctx);
     await saveProgramme(ctx, creator.cookie, { joinMode: "open" });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await joined(ctx, (await someone(ctx)).cookie, creator.id)).id);
     const first = await partnersOf(creator, "?limit=2");
     expect(first.items.map((p) => p.id)).toEqual([ids[4], ids[3]]);
-    const second = await partnersOf(creator, `?limit=2&cursor=${first.nextCursor}`);
+    expect(first.total).toBe(5);
+    const second = await partnersOf(creator, `?limit=2&offset=${first.nextOffset}`);
     expect(second.items.map((p) => p.id)).toEqual([ids[2], ids[1]]);
-    const third = await partnersOf(creator, `?limit=2&cursor=${second.nextCursor}`);
+    const third = await partnersOf(creator, `?limit=2&offset=${second.nextOffset}`);
     expect(third.items.map((p) => p.id)).toEqual([ids[0]]);
-    expect(third.nextCursor).toBeNull();
+    expect(third.nextOffset).toBeNull();
     expect((await partnersOf(creator, "?status=applied")).items).toEqual([]);
-    // Another creator's membership as a cursor ends the list: it reveals nothing.
-    const foreign = (await partnersOf(ada)).items[0]?.id;
-    expect((await partnersOf(creator, `?cursor=${foreign}`)).items).toEqual([]);
+    expect((await partnersOf(creator, "?dir=asc&limit=1")).items.map((p) => p.id)).toEqual([ids[0]]);
+    expect(first.items[0]?.stats).toEqual({
+      clicks: 0,
+      botClicks: 0,
+      filteredClicks: 0,
+      sales: 0,
+      refunds: 0,
+      blocked: [],
+      money: [],
+    });
+    expect((await call("GET", "/partner-programme/partners?sort=nope", creator.cookie)).statusCode).toBe(400);
     const tooMany = await call("GET", "/partner-programme/partners?limit=101", creator.cookie);
     expect(tooMany.statusCode).toBe(400);
   });

@@ -58,6 +58,7 @@ async function creator(balanceMinor: number) {
     orderId: randomUUID(),
     creatorId: account.id,
     referrerId: null,
+    partnerId: null,
     currency: "EUR" as const,
     split: splitSale(balanceMinor, 0, null),
     availableAt: new Date(Date.now() - 1000),

@@ -35,6 +35,7 @@ async function credit(userId: string, grossMinor: number) {
     orderId: randomUUID(),
     creatorId: userId,
     referrerId: null,
+    partnerId: null,
     currency: "EUR" as const,
     split: splitSale(grossMinor, 0, null),
     availableAt: new Date(Date.now() - 1000),

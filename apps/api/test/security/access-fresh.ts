@@ -120,6 +120,7 @@ export async function freshPayout(world: World, status: "requested" | "processin
     orderId: randomUUID(),
     creatorId: party.id,
     referrerId: null,
+    partnerId: null,
     currency: "EUR" as const,
     split: splitSale(5000, 0, null),
     availableAt: new Date(Date.now() - 1000),

@@ -103,6 +103,18 @@ export const partnerRows: Record<string, Row> = {
     expect: signedIn(200),
     request: () => ({ url: "/partner-programme/invitations" }),
   },
+  "DELETE /partner-programme/invitations/:invitationId": {
+    expect: owner(200),
+    prepare: async (world) => {
+      const res = await send(world.ctx, "POST", "/partner-programme/invitations", {
+        cookie: world.creator.cookie,
+        payload: { email: uniqueEmail("invitee") },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return { id: partnerInvitationSchema.parse(res.json()).id };
+    },
+    request: ({ prepared }) => ({ url: `/partner-programme/invitations/${prepared.id}` }),
+  },
   "GET /programmes": { expect: signedIn(200), request: () => ({ url: "/programmes" }) },
   "POST /programmes/:creatorId/join": {
     // An open programme of its own account: everyone joins it but its owner.
@@ -119,6 +131,27 @@ export const partnerRows: Record<string, Row> = {
     expect: { anonymous: 401, buyer: 200, other: 404, admin: 404, creator: 404 } satisfies Expect,
     prepare: async (world) => ({ token: await freshInvitationToken(world) }),
     request: ({ prepared }) => ({ url: `/programmes/invitations/${prepared.token}/accept` }),
+  },
+  "GET /programmes/memberships/:membershipId": {
+    // The shared creator's own membership of someone's open programme: nobody else reads it.
+    expect: owner(200),
+    prepare: async (world) => {
+      const programmeOwner = await newParty(world.ctx);
+      await programmeOn(world, programmeOwner.cookie, "open");
+      const res = await send(world.ctx, "POST", `/programmes/${programmeOwner.id}/join`, {
+        cookie: world.creator.cookie,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return { id: membershipResultSchema.parse(res.json()).id };
+    },
+    request: ({ prepared }) => ({ url: `/programmes/memberships/${prepared.id}?days=7` }),
+  },
+  // Nobody here has a partner commission past its hold: each account's own claim finds nothing.
+  "POST /programmes/claim": { expect: signedIn(409), request: () => ({ url: "/programmes/claim" }) },
+  "PATCH /programmes/clicks/:code": {
+    // Counted or not, the same empty answer for everyone (a bogus code tells nothing).
+    expect: open(204),
+    request: () => ({ url: "/programmes/clicks/AbCd1234" }),
   },
   "GET /public/programmes/:profileIdOrHandle": {
     expect: open(200),

@@ -24,6 +24,8 @@ describe("the chart of accounts", () => {
       "in_transit",
       "affiliate_pending",
       "affiliate_claimable",
+      "partner_pending",
+      "partner_claimable",
       "platform_fees",
       "provider",
       "buyer_refunds",
@@ -38,6 +40,8 @@ describe("the chart of accounts", () => {
       "in_transit",
       "affiliate_pending",
       "affiliate_claimable",
+      "partner_pending",
+      "partner_claimable",
     ]);
     expect(platformAccounts).toEqual(["platform_fees", "provider", "buyer_refunds"]);
     expect(ledgerAccountNames).toEqual(userAccounts);

@@ -39,6 +39,7 @@ function sale(net: number, referred = false, creatorId = creator): SaleFacts {
     orderId: randomUUID(),
     creatorId,
     referrerId: referred ? referrer : null,
+    partnerId: null,
     currency: "EUR",
     split,
     availableAt: new Date(),

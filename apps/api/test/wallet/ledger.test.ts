@@ -51,6 +51,7 @@ function sale(overrides: Partial<SaleFacts> = {}): SaleFacts {
     orderId: randomUUID(),
     creatorId: users[0] ?? "",
     referrerId: null,
+    partnerId: null,
     currency: "EUR",
     split: splitSale(1000, 1000, null),
     availableAt: new Date(Date.now() + 7 * 86_400_000),
@@ -73,9 +74,39 @@ describe("shares and splits", () => {
       grossMinor: 1999,
       feeMinor: 200,
       commissionMinor: 40,
+      partnerCommissionMinor: 0,
       netMinor: 1799,
     });
     expect(splitSale(1999, 1000, null).commissionMinor).toBe(0);
+  });
+
+  it("takes a partner's commission out of the creator's share, rounded half up, never past it (decision 035)", () => {
+    const split = (gross: number, partnerBps: number) => splitSale(gross, 1000, null, partnerBps);
+    // 1 cent at 33 %: the fee rounds to 0, the commission to 0 (0.33).
+    expect(split(1, 3300)).toMatchObject({ feeMinor: 0, partnerCommissionMinor: 0, netMinor: 1 });
+    // 2 cents at 33 %: 0.66 rounds to 1.
+    expect(split(2, 3300)).toMatchObject({ feeMinor: 0, partnerCommissionMinor: 1, netMinor: 1 });
+    // 5 cents at 90 %: the fee rounds up to 1 (0.5) and 4.5 would round to 5: capped at the creator's 4.
+    expect(split(5, 9000)).toMatchObject({ feeMinor: 1, partnerCommissionMinor: 4, netMinor: 0 });
+    // A promo code's awkward total: 1,333 at 33 % is 439.89, so 440.
+    expect(split(1333, 3300)).toMatchObject({ feeMinor: 133, partnerCommissionMinor: 440, netMinor: 760 });
+    // With a platform referrer too: their share comes out of the fee, the partner's out of the creator's.
+    expect(splitSale(2000, 1000, 2000, 1000)).toEqual({
+      grossMinor: 2000,
+      feeMinor: 200,
+      commissionMinor: 40,
+      partnerCommissionMinor: 200,
+      netMinor: 1600,
+    });
+    // Every amount is a whole number and the parts add up, for any gross and rate.
+    for (let gross = 1; gross <= 3000; gross += 7) {
+      for (const bps of [100, 3300, 3333, 5000, 9000]) {
+        const s = split(gross, bps);
+        expect(s.feeMinor + s.partnerCommissionMinor + s.netMinor).toBe(gross);
+        expect(s.netMinor).toBeGreaterThanOrEqual(0);
+        expect(Number.isInteger(s.partnerCommissionMinor)).toBe(true);
+      }
+    }
   });
 });
 
@@ -226,6 +257,7 @@ describe("the ledger under random sequences", () => {
         const facts = sale({
           creatorId: user,
           referrerId: referrer,
+          partnerId: null,
           currency,
           split: splitSale(rand.int(100, 500_000), 1000, referrer ? 2000 : null),
         });

@@ -23,6 +23,7 @@ function sale(overrides: Partial<SaleFacts> = {}): SaleFacts {
     orderId: "order-1",
     creatorId: creator,
     referrerId: referrer,
+    partnerId: null,
     currency: "EUR",
     split: splitSale(1999, 1000, 2000),
     availableAt: new Date("2026-01-08T00:00:00Z"),

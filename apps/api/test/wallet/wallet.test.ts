@@ -46,6 +46,8 @@ describe("the wallet", () => {
         inTransit: 0,
         affiliatePending: 0,
         affiliateClaimable: 0,
+        partnerPending: 0,
+        partnerClaimable: 0,
       },
     ]);
     expect(wallet.held).toHaveLength(2);

@@ -1,8 +1,19 @@
-import { currencies, locales, orderStatuses, reportReasons } from "@salelink/contracts";
+import { currencies, locales, orderStatuses, partnerBlockReasons, reportReasons } from "@salelink/contracts";
 import { sql } from "drizzle-orm";
-import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { commissionClaims } from "./affiliates.ts";
 import { links, promoCodes } from "./catalogue.ts";
+import { partnerMemberships } from "./partners.ts";
 import { users } from "./users.ts";
 
 /**
@@ -42,6 +53,22 @@ export const orders = pgTable(
     commissionMinor: bigint("commission_minor", { mode: "number" }),
     /** The referrer's claim that moved this order's commission into their wallet. */
     commissionClaimId: uuid("commission_claim_id").references(() => commissionClaims.id),
+    /**
+     * A creator's partner programme (decision 035): the membership whose `?via=` code the buyer
+     * followed, fixed at checkout with its partner and the rate of that moment; the commission is
+     * computed when the order is paid. A blocked attribution keeps the partner and says why, and
+     * earns nothing.
+     */
+    partnerMembershipId: uuid("partner_membership_id").references(() => partnerMemberships.id, {
+      onDelete: "set null",
+    }),
+    partnerId: uuid("partner_id").references(() => users.id),
+    partnerRateBps: integer("partner_rate_bps"),
+    partnerBlocked: text("partner_blocked", { enum: partnerBlockReasons }),
+    partnerCommissionMinor: bigint("partner_commission_minor", { mode: "number" }),
+    /** The partner's claim that moved this order's partner commission into their wallet. */
+    partnerClaimId: uuid("partner_claim_id").references(() => commissionClaims.id),
+    /** What the creator earns: the amount paid less the platform fee and any partner commission. */
     netMinor: bigint("net_minor", { mode: "number" }),
     failureReason: text("failure_reason"),
     paidAt: timestamp("paid_at", { withTimezone: true }),
@@ -61,6 +88,11 @@ export const orders = pgTable(
     // reading the link's other pending orders, thousands of them on a launch day.
     index("orders_link_buyer_pending_idx").on(t.linkId, t.buyerEmail).where(sql`${t.status} = 'pending'`),
     index("orders_referrer_idx").on(t.referrerId, t.paidAt),
+    // A programme's figures per partner, and a partner's own (claims, statistics).
+    index("orders_partner_membership_idx")
+      .on(t.partnerMembershipId, t.paidAt)
+      .where(sql`${t.partnerMembershipId} is not null`),
+    index("orders_partner_idx").on(t.partnerId, t.paidAt).where(sql`${t.partnerId} is not null`),
     // The dashboard rollups (decision 031): the orders changed since the last refresh, a creator's
     // orders of one payment day, the latest sales, and the sales still held, each without a scan.
     index("orders_updated_idx").on(t.updatedAt),

@@ -15,8 +15,10 @@ import {
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   pgTable,
@@ -148,4 +150,22 @@ export const partnerInvitations = pgTable(
   },
   // The pending list and the day's count, per creator, newest first.
   (t) => [index("partner_invitations_creator_created_idx").on(t.creatorId, t.createdAt)],
+);
+
+/**
+ * Clicks through a partner's `?via=` links per UTC day, counted by the click counter as campaigns'
+ * clicks are (one per visitor per hour; bots and filtered traffic apart).
+ */
+export const partnerClickDays = pgTable(
+  "partner_click_days",
+  {
+    membershipId: uuid("membership_id")
+      .notNull()
+      .references(() => partnerMemberships.id, { onDelete: "cascade" }),
+    day: date("day").notNull(),
+    clicks: bigint("clicks", { mode: "number" }).notNull().default(0),
+    botClicks: bigint("bot_clicks", { mode: "number" }).notNull().default(0),
+    filteredClicks: bigint("filtered_clicks", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.membershipId, t.day] })],
 );

@@ -70,6 +70,11 @@ export const partnerMessages: Catalogue = {
     es: "El creador ha cerrado tu plaza en este programa: solo una invitación suya puede volver a abrirla.",
   },
   // Public
+  "This invitation was not found, or is no longer pending.": {
+    fr: "Cette invitation est introuvable ou n'est plus en attente.",
+    es: "Esta invitación no existe o ya no está pendiente.",
+  },
+  "Invitation cancelled.": { fr: "Invitation annulée.", es: "Invitación cancelada." },
   "This programme was not found.": {
     fr: "Ce programme est introuvable.",
     es: "No se ha encontrado este programa.",

@@ -54,10 +54,8 @@ export async function updateCampaign(
 
 const sumOf = (column: AnyColumn) => sql<number>`coalesce(sum(${column}), 0)::bigint`.mapWith(Number);
 
-const sum = (condition: ReturnType<typeof sql>) =>
-  sql<number>`coalesce(sum(${orders.commissionMinor}) filter (where ${condition}), 0)::bigint`.mapWith(
-    Number,
-  );
+const sum = (condition: ReturnType<typeof sql>, column: AnyColumn = orders.commissionMinor) =>
+  sql<number>`coalesce(sum(${column}) filter (where ${condition}), 0)::bigint`.mapWith(Number);
 
 // The three states of a commission that still counts (DESIGN section 3): held, claimable, claimed.
 // A claimed commission stays claimed after a refund: the platform bears it. They are computed from
@@ -130,31 +128,45 @@ export async function campaignFigures(
   return figures;
 }
 
-/** Everything the owner could claim now, per currency: what POST /campaigns/claim would move. */
-export async function claimableOf(db: DbOrTx, ownerId: string): Promise<Money> {
+/** Whose commissions a claim takes: a platform referrer's (`affiliate`) or a partner's (`partner`). */
+export type CommissionOf = "affiliate" | "partner";
+
+const commissionColumns = {
+  affiliate: { earner: orders.referrerId, amount: orders.commissionMinor, claim: orders.commissionClaimId },
+  partner: { earner: orders.partnerId, amount: orders.partnerCommissionMinor, claim: orders.partnerClaimId },
+} as const;
+
+/** Everything the owner could claim now, per currency: what POST /campaigns/claim (or /programmes/claim) would move. */
+export async function claimableOf(
+  db: DbOrTx,
+  ownerId: string,
+  of: CommissionOf = "affiliate",
+): Promise<Money> {
+  const c = commissionColumns[of];
   // Live from the orders, never from the rollups: the claim button moves this amount.
-  const isClaimable = sql`${orders.status} = 'paid' and ${orders.releasedAt} is not null and ${orders.commissionClaimId} is null`;
+  const isClaimable = sql`${orders.status} = 'paid' and ${orders.releasedAt} is not null and ${c.claim} is null`;
   const rows = await db
-    .select({ currency: orders.currency, amount: sum(isClaimable) })
+    .select({ currency: orders.currency, amount: sum(isClaimable, c.amount) })
     .from(orders)
-    .where(and(eq(orders.referrerId, ownerId), eq(orders.status, "paid")))
+    .where(and(eq(c.earner, ownerId), eq(orders.status, "paid")))
     .groupBy(orders.currency)
     .orderBy(orders.currency);
   return rows.filter((r) => r.amount > 0);
 }
 
 /** The orders a claim takes, locked until the claim's transaction ends. */
-export async function lockClaimableOrders(tx: DbOrTx, ownerId: string) {
+export async function lockClaimableOrders(tx: DbOrTx, ownerId: string, of: CommissionOf = "affiliate") {
+  const c = commissionColumns[of];
   return tx
-    .select({ id: orders.id, currency: orders.currency, commission: orders.commissionMinor })
+    .select({ id: orders.id, currency: orders.currency, commission: c.amount })
     .from(orders)
     .where(
       and(
-        eq(orders.referrerId, ownerId),
+        eq(c.earner, ownerId),
         eq(orders.status, "paid"),
         isNotNull(orders.releasedAt),
-        isNull(orders.commissionClaimId),
-        gt(orders.commissionMinor, 0),
+        isNull(c.claim),
+        gt(c.amount, 0),
       ),
     )
     .for("update");
@@ -176,11 +188,16 @@ export async function insertClaim(tx: DbOrTx, params: { userId: string }): Promi
 }
 
 /** Marks the orders' commissions as taken by the claim. */
-export async function markClaimed(tx: DbOrTx, params: { claimId: string; orderIds: string[] }) {
+export async function markClaimed(
+  tx: DbOrTx,
+  params: { claimId: string; orderIds: string[]; of?: CommissionOf },
+) {
   if (params.orderIds.length === 0) return;
+  const set =
+    params.of === "partner" ? { partnerClaimId: params.claimId } : { commissionClaimId: params.claimId };
   await tx
     .update(orders)
-    .set({ commissionClaimId: params.claimId, updatedAt: new Date() })
+    .set({ ...set, updatedAt: new Date() })
     .where(inArray(orders.id, params.orderIds));
 }
 

@@ -233,12 +233,13 @@ class ClaimMismatch extends Error {
   }
 }
 
-async function claimOnce(tx: DbOrTx, userId: string): Promise<ClaimResponse> {
+async function claimOnce(tx: DbOrTx, userId: string, of: q.CommissionOf): Promise<ClaimResponse> {
   await q.lockClaimant(tx, { userId });
-  const claimable = await q.lockClaimableOrders(tx, userId);
+  const claimable = await q.lockClaimableOrders(tx, userId, of);
   const sums = new Map<Currency, number>();
   for (const o of claimable) sums.set(o.currency, (sums.get(o.currency) ?? 0) + (o.commission ?? 0));
-  const ledger = (await balancesOf(tx, userId)).filter((b) => b.account === "affiliate_claimable");
+  const account = of === "partner" ? "partner_claimable" : "affiliate_claimable";
+  const ledger = (await balancesOf(tx, userId)).filter((b) => b.account === account);
   const currencies = new Set([...sums.keys(), ...ledger.map((b) => b.currency)]);
   const mismatches = [...currencies]
     .map((currency) => ({
@@ -256,29 +257,33 @@ async function claimOnce(tx: DbOrTx, userId: string): Promise<ClaimResponse> {
   if (!largest) throw nothingToClaim();
 
   const claimId = await q.insertClaim(tx, { userId });
-  await q.markClaimed(tx, { claimId, orderIds: claimable.map((o) => o.id) });
+  await q.markClaimed(tx, { claimId, orderIds: claimable.map((o) => o.id), of });
   for (const { currency, amount } of claims) {
     // One ledger transaction per currency: (kind, reference) is unique, so the reference names both.
     const posted = await post(
       tx,
-      commissionClaimed({ claimId: `${claimId}:${currency}`, userId, currency, amountMinor: amount }),
+      commissionClaimed({ claimId: `${claimId}:${currency}`, userId, currency, amountMinor: amount, of }),
     );
     if (!posted.created) throw new Error(`claim ${claimId}:${currency} was already posted`);
   }
   return { amount: largest.amount, currency: largest.currency, claims };
 }
 
-/** POST /campaigns/claim: everything claimable, per currency, into the available balance, once. */
+/**
+ * POST /campaigns/claim (a platform referrer's commissions) and POST /programmes/claim (a partner's,
+ * `of: "partner"`): everything claimable, per currency, into the available balance, once.
+ */
 export async function claimCommissions(
   db: Db,
   log: FastifyBaseLogger,
   userId: string,
+  of: q.CommissionOf = "affiliate",
 ): Promise<ClaimResponse> {
   // A hold released between the orders' read and the balance's read looks like a mismatch once;
   // a fresh attempt sees both. A lasting mismatch is a bug to look at, never money to move.
   for (let attempt = 1; ; attempt++) {
     try {
-      const claimed = await db.transaction((tx) => claimOnce(tx, userId));
+      const claimed = await db.transaction((tx) => claimOnce(tx, userId, of));
       // The claimer's own figures show the claim at once (read your writes), not at the next refresh.
       await db
         .transaction((tx) => refreshSalesRollups(tx))
@@ -289,7 +294,10 @@ export async function claimCommissions(
     } catch (err) {
       if (!(err instanceof ClaimMismatch)) throw err;
       if (attempt < 3) continue;
-      log.error({ userId, mismatches: err.details }, "affiliate claim refused: orders and ledger disagree");
+      log.error(
+        { userId, of, mismatches: err.details },
+        "commission claim refused: orders and ledger disagree",
+      );
       throw claimUnavailable();
     }
   }

@@ -15,6 +15,7 @@ import { randomToken } from "../../lib/tokens.ts";
 import { verifyTotp } from "../../lib/totp.ts";
 import type { BotCheck } from "../../providers/bot-check/index.ts";
 import { queueMail } from "../mail/jobs.ts";
+import { eraseInvitationAddresses } from "../partners/queries.ts";
 import { balancesOf } from "../wallet/ledger.ts";
 import {
   advanceTotpStep,
@@ -199,17 +200,22 @@ export async function deleteAccount(deps: AuthDeps, token: string): Promise<void
     // Checked again here: money may have arrived since the link was sent (the link stays usable).
     await refuseWhileMoneyHeld(tx, userId);
     const email = await findUserEmail(tx, userId);
-    if (email !== null) await deleteMailTo(tx, email);
+    if (email !== null) {
+      await deleteMailTo(tx, email);
+      await eraseInvitationAddresses(tx, { userId, email, erased: erasedAddress(userId) });
+    }
     await deletePersonalRows(tx, userId);
     await deleteUserSessions(tx, userId);
     await anonymiseUser(tx, userId, {
-      email: `deleted-${userId}@deleted.invalid`,
+      email: erasedAddress(userId),
       passwordHash: `!deleted:${randomToken()}`,
     });
     return true;
   });
   if (!deleted) throw invalidDeletionLink();
 }
+
+const erasedAddress = (userId: string) => `deleted-${userId}@deleted.invalid`;
 
 const invalidDeletionLink = () =>
   new AppError("BadRequestException", "This deletion link is invalid or has expired.");

@@ -4,6 +4,7 @@ import type { DbOrTx, Tx } from "../../db/client.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { priceLink } from "../catalogue/promo/service.ts";
 import { linkTag, queueRevalidate, queueRevalidateUntil } from "../catalogue/revalidate.ts";
+import type { PartnerAttribution } from "../partners/attribution/service.ts";
 import {
   type CheckoutLink,
   failPendingOrders,
@@ -43,14 +44,21 @@ export function assertOnSale(link: CheckoutLink | null): asserts link is Checkou
   if (link.status !== "active" || link.ownerSuspended) throw notOnSale();
 }
 
-function orderValues(deps: CheckoutDeps, link: CheckoutLink, body: CheckoutBody, secretHash: string) {
+/** What a checkout records of the sale besides its price: the partner whose link brought it, if any. */
+export interface OrderContext {
+  checkoutSecretHash: string;
+  partner: PartnerAttribution | null;
+}
+
+function orderValues(deps: CheckoutDeps, link: CheckoutLink, body: CheckoutBody, context: OrderContext) {
   return {
     linkId: link.id,
     creatorId: link.ownerId,
     buyerEmail: body.email,
     locale: body.locale,
     provider: deps.payments.kind,
-    checkoutSecretHash: secretHash,
+    checkoutSecretHash: context.checkoutSecretHash,
+    ...(context.partner ?? {}),
   };
 }
 
@@ -76,10 +84,10 @@ export async function recordOrder(
   deps: CheckoutDeps,
   link: CheckoutLink,
   body: CheckoutBody,
-  checkoutSecretHash: string,
+  context: OrderContext,
 ): Promise<RecordedOrder> {
   const row = await insertOrder(db, {
-    ...orderValues(deps, link, body, checkoutSecretHash),
+    ...orderValues(deps, link, body, context),
     currency: link.currency,
     priceMinor: link.priceMinor,
     discountMinor: 0,
@@ -103,7 +111,7 @@ export async function reserveAndRecord(
   link: CheckoutLink,
   body: CheckoutBody,
   caller: CheckoutCaller,
-  checkoutSecretHash: string,
+  context: OrderContext,
 ): Promise<RecordedOrder> {
   const { config } = deps;
   const own = await liveCheckoutsOf(tx, config, link.id, body.email);
@@ -123,7 +131,7 @@ export async function reserveAndRecord(
 
   const orderId = randomUUID();
   const row = await insertOrder(tx, {
-    ...orderValues(deps, link, body, checkoutSecretHash),
+    ...orderValues(deps, link, body, context),
     id: orderId,
     currency: priced.currency,
     priceMinor: priced.price,

@@ -13,6 +13,7 @@ import { isWrongPromoCode } from "../catalogue/promo/limits.ts";
 import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
 import { paymentBatcher } from "../orders/batcher.ts";
 import { type ApplyResult, applyPaymentEvent } from "../orders/events.ts";
+import { attributeSale } from "../partners/attribution/service.ts";
 import { orderAccessToken } from "./order-access.ts";
 import {
   failPendingOrders,
@@ -49,13 +50,21 @@ export async function createCheckout(
 
   const link = await linkForCheckout(db, body.token);
   assertOnSale(link);
+  // Only a visitor who followed a partner's link pays for the lookup.
+  const partner = body.via?.length
+    ? await attributeSale(db, {
+        creatorId: link.ownerId,
+        linkId: link.id,
+        buyerEmail: body.email,
+        via: body.via,
+      })
+    : null;
+  const context = { checkoutSecretHash: hashToken(checkoutSecret), partner };
   let order: RecordedOrder;
   try {
     order = reservesSomething(link, body)
-      ? await db.transaction((tx) =>
-          reserveAndRecord(tx, deps, link, body, caller, hashToken(checkoutSecret)),
-        )
-      : await recordOrder(db, deps, link, body, hashToken(checkoutSecret));
+      ? await db.transaction((tx) => reserveAndRecord(tx, deps, link, body, caller, context))
+      : await recordOrder(db, deps, link, body, context);
   } catch (error) {
     if (body.promoCode && isWrongPromoCode(error)) await caller.promoFailed();
     throw error;

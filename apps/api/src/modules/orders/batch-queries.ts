@@ -121,6 +121,7 @@ export async function setOrdersPaid(
       referrer_id: v.referrerId,
       fee_minor: v.feeMinor,
       commission_minor: v.commissionMinor,
+      partner_commission_minor: v.partnerCommissionMinor,
       net_minor: v.netMinor,
       access_token_hash: v.accessTokenHash,
     })),
@@ -128,10 +129,11 @@ export async function setOrdersPaid(
   await db.execute(sql`
     update orders o set status = 'paid', paid_at = v.paid_at, available_at = v.available_at,
       referrer_id = v.referrer_id, fee_minor = v.fee_minor, commission_minor = v.commission_minor,
-      net_minor = v.net_minor, access_token_hash = v.access_token_hash, failure_reason = null,
+      partner_commission_minor = v.partner_commission_minor, net_minor = v.net_minor, access_token_hash = v.access_token_hash, failure_reason = null,
       updated_at = now()
     from jsonb_to_recordset(${json}::jsonb) as v(id uuid, paid_at timestamptz, available_at timestamptz,
-      referrer_id uuid, fee_minor bigint, commission_minor bigint, net_minor bigint, access_token_hash text)
+      referrer_id uuid, fee_minor bigint, commission_minor bigint, partner_commission_minor bigint,
+      net_minor bigint, access_token_hash text)
     where o.id = v.id`);
 }
 

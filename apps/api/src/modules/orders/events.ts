@@ -108,18 +108,23 @@ export function saleFacts(order: OrderRow): SaleFacts {
     orderId: order.id,
     creatorId: order.creatorId,
     referrerId: order.referrerId,
+    partnerId: order.partnerBlocked === null ? order.partnerId : null,
     currency: order.currency,
     split: {
       grossMinor: order.totalMinor,
       feeMinor: order.feeMinor,
       commissionMinor: order.commissionMinor ?? 0,
+      partnerCommissionMinor: order.partnerCommissionMinor ?? 0,
       netMinor: order.netMinor,
     },
     availableAt: order.availableAt,
   };
 }
 
-/** What paying an order sets on it (split, hold, referrer, token hash), and the buyer's token. */
+/**
+ * What paying an order sets on it (split, hold, referrer, token hash), and the buyer's token. A
+ * partner's commission uses the rate the order was attributed at (checkout), never today's.
+ */
 export function paidValues(
   config: Config,
   order: OrderRow,
@@ -131,6 +136,7 @@ export function paidValues(
     order.totalMinor,
     config.rules.platformFeeBps,
     referrerId ? config.rules.affiliateCommissionBps : null,
+    order.partnerId !== null && order.partnerBlocked === null ? order.partnerRateBps : null,
   );
   const token = orderAccessToken(config, order.id);
   return {
@@ -141,6 +147,7 @@ export function paidValues(
       referrerId,
       feeMinor: split.feeMinor,
       commissionMinor: split.commissionMinor,
+      partnerCommissionMinor: order.partnerId === null ? null : split.partnerCommissionMinor,
       netMinor: split.netMinor,
       accessTokenHash: hashToken(token),
     },
@@ -197,8 +204,9 @@ async function markRefunded(tx: Tx, order: OrderRow): Promise<void> {
   const owners = reversal.entries.flatMap((e) => (e.ownerId === null ? [] : [e.ownerId]));
   const posting = {
     ...reversal,
-    entries: coverShortfall(reversal.entries, await balanceLookup(tx, owners), {
+    entries: coverShortfall(reversal.entries, await balanceLookup(tx, [...owners, order.creatorId]), {
       commissionClaimed: order.commissionClaimId !== null,
+      partnerClaimed: order.partnerClaimId !== null ? { creatorId: order.creatorId } : null,
     }),
   };
   await post(tx, posting);

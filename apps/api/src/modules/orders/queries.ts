@@ -53,7 +53,14 @@ export async function orderOfPayment(
 
 export type PaidOrderValues = Pick<
   OrderRow,
-  "paidAt" | "availableAt" | "referrerId" | "feeMinor" | "commissionMinor" | "netMinor" | "accessTokenHash"
+  | "paidAt"
+  | "availableAt"
+  | "referrerId"
+  | "feeMinor"
+  | "commissionMinor"
+  | "partnerCommissionMinor"
+  | "netMinor"
+  | "accessTokenHash"
 >;
 
 /** Marks the order paid with its split and the hash of its buyer's token; null when it is gone. */

@@ -1,5 +1,5 @@
 import type { PartnerJoinMode, PartnerLinkRate, PartnerMembershipStatus } from "@salelink/contracts";
-import { and, asc, desc, eq, gt, gte, inArray, isNull, ne, notExists, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNull, ne, notExists, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import {
   creatorProfiles,
@@ -174,31 +174,6 @@ const membershipColumns = {
 };
 export type MembershipRow = typeof partnerMemberships.$inferSelect;
 
-/** The creator's partners, newest first, after the cursor's membership (an unknown one ends the list). */
-export function listPartners(
-  db: DbOrTx,
-  params: { creatorId: string; status?: PartnerMembershipStatus; cursor?: string; limit: number },
-) {
-  const after: SQL | undefined = params.cursor
-    ? sql`(${partnerMemberships.createdAt}, ${partnerMemberships.id}) < (
-        select c.created_at, c.id from ${partnerMemberships} c
-        where c.id = ${params.cursor} and c.creator_id = ${params.creatorId})`
-    : undefined;
-  return db
-    .select({ ...membershipColumns, email: users.email })
-    .from(partnerMemberships)
-    .innerJoin(users, eq(users.id, partnerMemberships.partnerId))
-    .where(
-      and(
-        eq(partnerMemberships.creatorId, params.creatorId),
-        params.status ? eq(partnerMemberships.status, params.status) : undefined,
-        after,
-      ),
-    )
-    .orderBy(desc(partnerMemberships.createdAt), desc(partnerMemberships.id))
-    .limit(params.limit);
-}
-
 export async function findMembership(
   db: DbOrTx,
   params: { creatorId: string; id: string },
@@ -293,8 +268,11 @@ export async function isActivePartnerByEmail(db: DbOrTx, params: { creatorId: st
   return row !== undefined;
 }
 
-/** The partner's memberships, newest first, with each programme's figures (when saved). */
-export function myMemberships(db: DbOrTx, params: { partnerId: string; limit: number }) {
+/** The partner's memberships (or one of them), newest first, with each programme's figures (when saved). */
+export function myMemberships(
+  db: DbOrTx,
+  params: { partnerId: string; limit: number; membershipId?: string },
+) {
   return db
     .select({
       id: partnerMemberships.id,
@@ -309,7 +287,12 @@ export function myMemberships(db: DbOrTx, params: { partnerId: string; limit: nu
     })
     .from(partnerMemberships)
     .leftJoin(partnerProgrammes, eq(partnerProgrammes.creatorId, partnerMemberships.creatorId))
-    .where(eq(partnerMemberships.partnerId, params.partnerId))
+    .where(
+      and(
+        eq(partnerMemberships.partnerId, params.partnerId),
+        params.membershipId ? eq(partnerMemberships.id, params.membershipId) : undefined,
+      ),
+    )
     .orderBy(desc(partnerMemberships.createdAt), desc(partnerMemberships.id))
     .limit(params.limit);
 }
@@ -387,6 +370,41 @@ export async function retirePendingInvitations(
     );
 }
 
+/** Cancels one of the creator's pending invitations; false when there is none such. */
+export async function cancelPendingInvitation(
+  db: DbOrTx,
+  params: { creatorId: string; invitationId: string; now: Date },
+): Promise<boolean> {
+  const rows = await db
+    .update(partnerInvitations)
+    .set({ expiresAt: params.now })
+    .where(
+      and(
+        eq(partnerInvitations.id, params.invitationId),
+        eq(partnerInvitations.creatorId, params.creatorId),
+        isNull(partnerInvitations.acceptedAt),
+        gt(partnerInvitations.expiresAt, params.now),
+      ),
+    )
+    .returning({ id: partnerInvitations.id });
+  return rows.length > 0;
+}
+
+/**
+ * An account's deletion erases the addresses its invitations hold: its own invitations go (they
+ * name other people), and invitations to its address lose the address and stop working.
+ */
+export async function eraseInvitationAddresses(
+  db: DbOrTx,
+  params: { userId: string; email: string; erased: string },
+): Promise<void> {
+  await db.delete(partnerInvitations).where(eq(partnerInvitations.creatorId, params.userId));
+  await db
+    .update(partnerInvitations)
+    .set({ email: params.erased, expiresAt: sql`least(${partnerInvitations.expiresAt}, now())` })
+    .where(eq(partnerInvitations.email, params.email.toLowerCase()));
+}
+
 export async function insertInvitation(
   db: DbOrTx,
   params: { creatorId: string; email: string; tokenHash: string; expiresAt: Date },
@@ -459,4 +477,24 @@ export async function programmeOfProfile(db: DbOrTx, params: { id?: string; hand
     .where(and(where, accountInGoodStanding(creatorProfiles.ownerId)))
     .limit(1);
   return row ?? null;
+}
+
+/** The creator's links on sale (active, not deleted), newest first, with their own partner rate. */
+export function linksOnSale(db: DbOrTx, params: { creatorId: string; limit: number }) {
+  return db
+    .select({
+      token: links.token,
+      title: links.title,
+      priceMinor: links.priceMinor,
+      currency: links.currency,
+      rateBps: partnerLinkRates.rateBps,
+    })
+    .from(links)
+    .leftJoin(
+      partnerLinkRates,
+      and(eq(partnerLinkRates.linkId, links.id), eq(partnerLinkRates.creatorId, params.creatorId)),
+    )
+    .where(and(eq(links.ownerId, params.creatorId), eq(links.status, "active"), isNull(links.deletedAt)))
+    .orderBy(desc(links.createdAt), desc(links.id))
+    .limit(params.limit);
 }

@@ -1,8 +1,13 @@
 import {
+  membershipParamsSchema,
   membershipResultSchema,
+  membershipStatsQuerySchema,
+  membershipStatsSchema,
   messageResponseSchema,
+  partnerClaimResponseSchema,
   partnerInvitationBodySchema,
   partnerInvitationListSchema,
+  partnerInvitationParamsSchema,
   partnerInvitationSchema,
   partnerListQuerySchema,
   partnerListSchema,
@@ -17,19 +22,21 @@ import {
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { PUBLIC_READ_CACHE_CONTROL } from "../../lib/cache-control.ts";
+import { claimCommissions } from "../affiliates/service.ts";
 import {
   acceptInvitation,
+  cancelInvitation,
   decide,
   getProgramme,
   invite,
   join,
-  listPartners,
   type PartnerDeps,
   pendingInvitations,
   programmes,
   publicProgramme,
   saveProgramme,
 } from "./service.ts";
+import { listPartners, membershipStats } from "./stats/service.ts";
 
 /*
  * Creator partner programmes (issue 20): the creator's programme (always the session user's own),
@@ -74,7 +81,7 @@ export const partnerRoutes: FastifyPluginAsyncZod<PartnerDeps> = async (app, dep
       config,
       schema: {
         tags: creatorTags,
-        summary: "My programme's partners and applications, newest first",
+        summary: "My programme's partners and applications with their figures, sorted and paged",
         querystring: partnerListQuerySchema,
         response: { 200: partnerListSchema },
       },
@@ -156,6 +163,23 @@ export const partnerRoutes: FastifyPluginAsyncZod<PartnerDeps> = async (app, dep
     async (request) => pendingInvitations(db, (await request.requireUser()).id),
   );
 
+  app.delete(
+    "/partner-programme/invitations/:invitationId",
+    {
+      config,
+      schema: {
+        tags: creatorTags,
+        summary: "Cancel a pending invitation: its link stops working",
+        params: partnerInvitationParamsSchema,
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request) => {
+      await cancelInvitation(db, (await request.requireUser()).id, request.params.invitationId);
+      return { message: request.t("Invitation cancelled.") };
+    },
+  );
+
   app.get(
     "/programmes",
     {
@@ -167,6 +191,35 @@ export const partnerRoutes: FastifyPluginAsyncZod<PartnerDeps> = async (app, dep
       },
     },
     async (request) => programmes(db, (await request.requireUser()).id),
+  );
+
+  app.get(
+    "/programmes/memberships/:membershipId",
+    {
+      config,
+      schema: {
+        tags: partnerTags,
+        summary: "One of my programmes: my figures, a chart over time, and the links to share",
+        params: membershipParamsSchema,
+        querystring: membershipStatsQuerySchema,
+        response: { 200: membershipStatsSchema },
+      },
+    },
+    async (request) =>
+      membershipStats(db, (await request.requireUser()).id, request.params.membershipId, request.query.days),
+  );
+
+  app.post(
+    "/programmes/claim",
+    {
+      config,
+      schema: {
+        tags: partnerTags,
+        summary: "Move every partner commission past its hold into my available balance, once",
+        response: { 200: partnerClaimResponseSchema },
+      },
+    },
+    async (request) => claimCommissions(db, request.log, (await request.requireUser()).id, "partner"),
   );
 
   app.post(

@@ -16,8 +16,6 @@ import {
   PARTNER_OPEN_PROGRAMMES_SHOWN,
   type PartnerInvitation,
   type PartnerInvitationList,
-  type PartnerList,
-  type PartnerListQuery,
   type PartnerProgramme,
   type PartnerProgrammeBody,
   type ProgrammeCreator,
@@ -30,6 +28,7 @@ import type { Db, DbOrTx } from "../../db/client.ts";
 import { AppError, validation } from "../../lib/errors.ts";
 import { isUniqueViolation } from "../../lib/pg-errors.ts";
 import { hashToken, randomToken } from "../../lib/tokens.ts";
+import { claimableOf } from "../affiliates/queries.ts";
 import { queueMail } from "../mail/jobs.ts";
 import * as q from "./queries.ts";
 
@@ -114,29 +113,6 @@ export async function saveProgramme(
     await q.replaceLinkRates(tx, { creatorId, rates: body.linkRates });
     return getProgramme(tx, creatorId);
   });
-}
-
-export async function listPartners(db: Db, creatorId: string, query: PartnerListQuery): Promise<PartnerList> {
-  const rows = await q.listPartners(db, {
-    creatorId,
-    limit: query.limit + 1,
-    ...(query.status ? { status: query.status } : {}),
-    ...(query.cursor ? { cursor: query.cursor } : {}),
-  });
-  const page = rows.slice(0, query.limit);
-  return {
-    items: page.map((row) => ({
-      id: row.id,
-      partnerId: row.partnerId,
-      email: row.email,
-      status: row.status,
-      code: row.code,
-      createdAt: row.createdAt.toISOString(),
-      decidedAt: row.decidedAt?.toISOString() ?? null,
-      removedAt: row.removedAt?.toISOString() ?? null,
-    })),
-    nextCursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null,
-  };
 }
 
 export type PartnerDecision = "approve" | "refuse" | "remove";
@@ -247,6 +223,13 @@ export async function pendingInvitations(db: Db, creatorId: string): Promise<Par
       expiresAt: row.expiresAt.toISOString(),
     })),
   };
+}
+
+/** Cancels a pending invitation of mine: its link stops working; 404 when there is none such. */
+export async function cancelInvitation(db: Db, creatorId: string, invitationId: string): Promise<void> {
+  if (!(await q.cancelPendingInvitation(db, { creatorId, invitationId, now: new Date() }))) {
+    throw new AppError("NotFoundException", "This invitation was not found, or is no longer pending.");
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -388,7 +371,21 @@ export async function programmes(db: Db, partnerId: string): Promise<Programmes>
   const displays = await q.creatorDisplays(db, {
     ownerIds: [...mine.map((m) => m.creatorId), ...open.map((p) => p.creatorId)],
   });
-  const memberships: MyMembership[] = mine.map((row) => ({
+  const memberships = mine.map((row) => toMyMembership(row, displays));
+  const openList: OpenProgramme[] = open.map((row) => ({
+    creator: creatorOf(row.creatorId, displays),
+    joinMode: row.joinMode,
+    defaultRateBps: row.defaultRateBps,
+    windowDays: row.windowDays,
+    description: row.description,
+  }));
+  return { memberships, open: openList, claimable: await claimableOf(db, partnerId, "partner") };
+}
+
+type MembershipListRow = Awaited<ReturnType<typeof q.myMemberships>>[number];
+
+function toMyMembership(row: MembershipListRow, displays: Map<string, q.CreatorDisplay>): MyMembership {
+  return {
     id: row.id,
     creator: creatorOf(row.creatorId, displays),
     status: row.status,
@@ -398,15 +395,14 @@ export async function programmes(db: Db, partnerId: string): Promise<Programmes>
     programmeEnabled: row.enabled ?? PARTNER_DEFAULT_ENABLED,
     defaultRateBps: row.defaultRateBps ?? PARTNER_DEFAULT_RATE_BPS,
     windowDays: row.windowDays ?? PARTNER_DEFAULT_WINDOW_DAYS,
-  }));
-  const openList: OpenProgramme[] = open.map((row) => ({
-    creator: creatorOf(row.creatorId, displays),
-    joinMode: row.joinMode,
-    defaultRateBps: row.defaultRateBps,
-    windowDays: row.windowDays,
-    description: row.description,
-  }));
-  return { memberships, open: openList };
+  };
+}
+
+/** One of the partner's memberships as GET /programmes lists it; 404 when it is not theirs. */
+export async function myMembership(db: Db, partnerId: string, membershipId: string): Promise<MyMembership> {
+  const [row] = await q.myMemberships(db, { partnerId, membershipId, limit: 1 });
+  if (!row) throw new AppError("NotFoundException", "This programme was not found.");
+  return toMyMembership(row, await q.creatorDisplays(db, { ownerIds: [row.creatorId] }));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,39 +22,69 @@ export interface SaleSplit {
   feeMinor: number;
   /** The referrer's share of the fee; 0 without a referrer. */
   commissionMinor: number;
+  /** The partner's commission (a creator's partner programme), out of the creator's share; 0 without. */
+  partnerCommissionMinor: number;
   /** What the creator earns. */
   netMinor: number;
 }
 
-export function splitSale(grossMinor: number, feeBps: number, commissionBps: number | null): SaleSplit {
+/**
+ * What a sale's gross becomes (decision 035). The platform fee is a share of the whole amount paid,
+ * and a platform referrer's commission a share of that fee, as before partner programmes. A
+ * partner's commission is a share of the amount paid too, rounded half up like every share, and
+ * comes out of the creator's part: it is capped at that part, so the creator's net is never
+ * negative (a 90 % rate on a 5-cent sale whose fee rounded up).
+ */
+export function splitSale(
+  grossMinor: number,
+  feeBps: number,
+  commissionBps: number | null,
+  partnerBps: number | null = null,
+): SaleSplit {
   const feeMinor = shareOf(grossMinor, feeBps);
   const commissionMinor = commissionBps === null ? 0 : shareOf(feeMinor, commissionBps);
-  return { grossMinor, feeMinor, commissionMinor, netMinor: grossMinor - feeMinor };
+  const creatorShare = grossMinor - feeMinor;
+  const partnerCommissionMinor =
+    partnerBps === null ? 0 : Math.min(shareOf(grossMinor, partnerBps), creatorShare);
+  return {
+    grossMinor,
+    feeMinor,
+    commissionMinor,
+    partnerCommissionMinor,
+    netMinor: creatorShare - partnerCommissionMinor,
+  };
 }
 
 export interface SaleFacts {
   orderId: string;
   creatorId: string;
   referrerId: string | null;
+  /** The partner whose link brought the sale, when it earns a commission. */
+  partnerId: string | null;
   currency: Currency;
   split: SaleSplit;
   /** The end of the hold. */
   availableAt: Date;
 }
 
-/** Paid: the provider holds the gross; the creator's net and the referrer's commission are held. */
+/**
+ * Paid: the provider holds the gross; the creator's net and the commissions (the platform referrer's,
+ * the partner's) are held.
+ */
 export function orderPaid(s: SaleFacts): Posting {
   const { currency, split } = s;
   const entries: Posting["entries"] = [
     { account: "provider", ownerId: null, currency, amountMinor: -split.grossMinor },
-    {
+  ];
+  if (split.netMinor !== 0) {
+    entries.push({
       account: "pending",
       ownerId: s.creatorId,
       currency,
       amountMinor: split.netMinor,
       availableAt: s.availableAt,
-    },
-  ];
+    });
+  }
   const platformShare = split.feeMinor - split.commissionMinor;
   if (platformShare !== 0)
     entries.push({ account: "platform_fees", ownerId: null, currency, amountMinor: platformShare });
@@ -67,6 +97,15 @@ export function orderPaid(s: SaleFacts): Posting {
       availableAt: s.availableAt,
     });
   }
+  if (s.partnerId && split.partnerCommissionMinor > 0) {
+    entries.push({
+      account: "partner_pending",
+      ownerId: s.partnerId,
+      currency,
+      amountMinor: split.partnerCommissionMinor,
+      availableAt: s.availableAt,
+    });
+  }
   return {
     kind: "order_paid",
     reference: s.orderId,
@@ -75,7 +114,7 @@ export function orderPaid(s: SaleFacts): Posting {
   };
 }
 
-/** The hold is over: the creator's net becomes available, the commission claimable. */
+/** The hold is over: the creator's net becomes available, the commissions claimable. */
 export function holdReleased(s: SaleFacts): Posting {
   const { currency, split } = s;
   const entries: Posting["entries"] = [];
@@ -89,6 +128,22 @@ export function holdReleased(s: SaleFacts): Posting {
     entries.push(
       { account: "affiliate_pending", ownerId: s.referrerId, currency, amountMinor: -split.commissionMinor },
       { account: "affiliate_claimable", ownerId: s.referrerId, currency, amountMinor: split.commissionMinor },
+    );
+  }
+  if (s.partnerId && split.partnerCommissionMinor > 0) {
+    entries.push(
+      {
+        account: "partner_pending",
+        ownerId: s.partnerId,
+        currency,
+        amountMinor: -split.partnerCommissionMinor,
+      },
+      {
+        account: "partner_claimable",
+        ownerId: s.partnerId,
+        currency,
+        amountMinor: split.partnerCommissionMinor,
+      },
     );
   }
   return { kind: "hold_release", reference: s.orderId, entries };
@@ -177,22 +232,31 @@ export function orderRefunded(s: SaleFacts, released: boolean): Posting {
  * Who bears what a reversal cannot take back. A user's balance never goes below zero, so a debit
  * larger than the balance it hits (money already withdrawn: a creator's payout) is taken up to that
  * balance and the rest is borne by the platform's fees. A commission already claimed left with its
- * claim: taking it from the referrer's claimable balance would take another order's commission,
- * still unclaimed, so the platform's fees bear all of it.
+ * claim: taking it from its earner's claimable balance would take another order's commission, still
+ * unclaimed. A platform referrer's is borne by the platform's fees (it came out of the fee); a
+ * partner's is taken from the creator's available balance (it came out of the creator's share, and
+ * the programme is theirs), and what that cannot cover falls to the fees as any shortfall.
  */
 export function coverShortfall(
   entries: readonly EntryInput[],
   balanceOf: (ownerId: string, account: LedgerAccount, currency: Currency) => number,
-  opts: { commissionClaimed: boolean },
+  opts: { commissionClaimed: boolean; partnerClaimed?: { creatorId: string } | null },
 ): EntryInput[] {
+  const retargeted = entries.map((entry): EntryInput => {
+    if (entry.amountMinor >= 0) return entry;
+    if (entry.account === "affiliate_claimable" && opts.commissionClaimed)
+      return { ...entry, account: "platform_fees", ownerId: null };
+    if (entry.account === "partner_claimable" && opts.partnerClaimed)
+      return { ...entry, account: "available", ownerId: opts.partnerClaimed.creatorId };
+    return entry;
+  });
+  // The creator's own reversal and a claimed partner commission both debit their available
+  // balance: checked against it once, together.
+  const merged = netEntries({ kind: "refund", reference: "", entries: retargeted });
   const covered: EntryInput[] = [];
-  for (const entry of entries) {
+  for (const entry of merged) {
     if (entry.ownerId === null || entry.amountMinor >= 0) {
       covered.push(entry);
-      continue;
-    }
-    if (entry.account === "affiliate_claimable" && opts.commissionClaimed) {
-      covered.push({ ...entry, account: "platform_fees", ownerId: null });
       continue;
     }
     const balance = balanceOf(entry.ownerId, entry.account, entry.currency);
@@ -211,19 +275,24 @@ export function coverShortfall(
   return covered;
 }
 
-/** A referrer claims commissions: claimable moves into their wallet. */
+/**
+ * A referrer claims their platform commissions (`claim`), or a partner their partner programmes'
+ * (`partner_claim`): claimable moves into their wallet.
+ */
 export function commissionClaimed(p: {
   claimId: string;
   userId: string;
   currency: Currency;
   amountMinor: number;
+  of?: "affiliate" | "partner";
 }): Posting {
+  const partner = p.of === "partner";
   return {
-    kind: "claim",
+    kind: partner ? "partner_claim" : "claim",
     reference: p.claimId,
     entries: [
       {
-        account: "affiliate_claimable",
+        account: partner ? "partner_claimable" : "affiliate_claimable",
         ownerId: p.userId,
         currency: p.currency,
         amountMinor: -p.amountMinor,

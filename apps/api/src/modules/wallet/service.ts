@@ -34,12 +34,16 @@ export async function walletOf(db: Db, config: Config, userId: string): Promise<
       inTransit: 0,
       affiliatePending: 0,
       affiliateClaimable: 0,
+      partnerPending: 0,
+      partnerClaimable: 0,
     };
     if (b.account === "pending") row.pending = b.balanceMinor;
     else if (b.account === "available") row.available = b.balanceMinor;
     else if (b.account === "in_transit") row.inTransit = b.balanceMinor;
     else if (b.account === "affiliate_pending") row.affiliatePending = b.balanceMinor;
     else if (b.account === "affiliate_claimable") row.affiliateClaimable = b.balanceMinor;
+    else if (b.account === "partner_pending") row.partnerPending = b.balanceMinor;
+    else if (b.account === "partner_claimable") row.partnerClaimable = b.balanceMinor;
     byCurrency.set(b.currency, row);
   }
   const held = await heldSales(db, userId, HELD_SHOWN);

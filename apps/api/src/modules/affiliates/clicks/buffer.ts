@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { Db } from "../../../db/client.ts";
-import { addClickCounters } from "./queries.ts";
+import type { Db, DbOrTx } from "../../../db/client.ts";
 import type { ClickCounter, ClickStore } from "./store/types.ts";
+
+/** One statement adding counters to their table (campaigns' or partners'), at most 10,000 rows. */
+export type AddCounters = (db: DbOrTx, rows: ClickCounter[]) => Promise<void>;
 
 /**
  * Moves the store's counts to the database every `intervalMs`, one flush at a time, and a last time
@@ -16,7 +18,7 @@ export class ClickBuffer {
   constructor(
     readonly store: ClickStore,
     private readonly db: Db,
-    private readonly options: { intervalMs: number; log: FastifyBaseLogger },
+    private readonly options: { intervalMs: number; log: FastifyBaseLogger; add: AddCounters },
   ) {}
 
   start(): void {
@@ -38,7 +40,7 @@ export class ClickBuffer {
         try {
           await this.store.flush(async (rows) => {
             this.writes += 1;
-            await writeCounters(this.db, rows);
+            await writeCounters(this.db, rows, this.options.add);
           });
         } catch (err) {
           this.options.log.error({ err }, "click counts not written; kept for the next flush");
@@ -64,19 +66,18 @@ export class ClickBuffer {
 const rowsPerStatement = 10_000;
 
 /**
- * Adds the counters to campaign_click_days in one transaction (one statement unless there are more
- * than 10,000 campaign-days). Rows of a campaign deleted since its clicks were counted are skipped
- * (the join): its counters went with it, and a foreign-key error would block the batch forever.
+ * Adds the counters in one transaction (one statement unless there are more than 10,000 days of
+ * campaigns or partners).
  */
-async function writeCounters(db: Db, rows: ClickCounter[]): Promise<void> {
+async function writeCounters(db: Db, rows: ClickCounter[], add: AddCounters): Promise<void> {
   if (rows.length === 0) return;
   if (rows.length <= rowsPerStatement) {
-    await addClickCounters(db, rows);
+    await add(db, rows);
     return;
   }
   await db.transaction(async (tx) => {
     for (let i = 0; i < rows.length; i += rowsPerStatement) {
-      await addClickCounters(tx, rows.slice(i, i + rowsPerStatement));
+      await add(tx, rows.slice(i, i + rowsPerStatement));
     }
   });
 }

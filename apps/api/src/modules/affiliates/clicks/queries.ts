@@ -20,28 +20,49 @@ export async function activeCampaignIdByToken(db: DbOrTx, params: { token: strin
   return row?.id ?? null;
 }
 
+/** Where a counter's rows go: its table, the column of the counted thing's id, and that thing's table. */
+interface CounterTable {
+  table: "campaign_click_days" | "partner_click_days";
+  idColumn: "campaign_id" | "membership_id";
+  parent: "campaigns" | "partner_memberships";
+}
+
 /**
- * Adds the counters to campaign_click_days in one statement (at most 10,000 rows: 5 parameters each,
- * under PostgreSQL's 65,535). Rows of a campaign deleted since its clicks were counted are skipped
- * (the join): its counters went with it, and a foreign-key error would block the batch forever.
+ * Adds the counters to their table in one statement (at most 10,000 rows: 5 parameters each, under
+ * PostgreSQL's 65,535). Rows of a campaign (or membership) deleted since its clicks were counted are
+ * skipped (the join): its counters went with it, and a foreign-key error would block the batch forever.
  */
-export async function addClickCounters(db: DbOrTx, rows: ClickCounter[]): Promise<void> {
+async function addCounters(db: DbOrTx, rows: ClickCounter[], to: CounterTable): Promise<void> {
+  const table = sql.raw(to.table);
+  const id = sql.raw(to.idColumn);
   await db.execute(sql`
-    insert into campaign_click_days (campaign_id, day, clicks, bot_clicks, filtered_clicks)
-    select v.campaign_id, v.day, v.clicks, v.bot_clicks, v.filtered_clicks
+    insert into ${table} (${id}, day, clicks, bot_clicks, filtered_clicks)
+    select v.id, v.day, v.clicks, v.bot_clicks, v.filtered_clicks
     from (values ${sql.join(
       rows.map(
         (r) =>
           sql`(${r.campaignId}::uuid, ${r.day}::date, ${r.clicks}::bigint, ${r.botClicks}::bigint, ${r.filteredClicks}::bigint)`,
       ),
       sql`, `,
-    )}) as v(campaign_id, day, clicks, bot_clicks, filtered_clicks)
-    join campaigns c on c.id = v.campaign_id
-    on conflict (campaign_id, day) do update set
-      clicks = campaign_click_days.clicks + excluded.clicks,
-      bot_clicks = campaign_click_days.bot_clicks + excluded.bot_clicks,
-      filtered_clicks = campaign_click_days.filtered_clicks + excluded.filtered_clicks`);
+    )}) as v(id, day, clicks, bot_clicks, filtered_clicks)
+    join ${sql.raw(to.parent)} c on c.id = v.id
+    on conflict (${id}, day) do update set
+      clicks = ${table}.clicks + excluded.clicks,
+      bot_clicks = ${table}.bot_clicks + excluded.bot_clicks,
+      filtered_clicks = ${table}.filtered_clicks + excluded.filtered_clicks`);
 }
+
+/** Campaigns' `?ref=` clicks. */
+export const addClickCounters = (db: DbOrTx, rows: ClickCounter[]) =>
+  addCounters(db, rows, { table: "campaign_click_days", idColumn: "campaign_id", parent: "campaigns" });
+
+/** Partners' `?via=` clicks: a row's `campaignId` is the membership's id. */
+export const addPartnerClickCounters = (db: DbOrTx, rows: ClickCounter[]) =>
+  addCounters(db, rows, {
+    table: "partner_click_days",
+    idColumn: "membership_id",
+    parent: "partner_memberships",
+  });
 
 export interface ClickCount {
   clicks: number;

@@ -1,5 +1,8 @@
-import type { Db } from "../../../db/client.ts";
+import type { Db, DbOrTx } from "../../../db/client.ts";
 import { activeCampaignIdByToken } from "./queries.ts";
+
+/** The id a click's token counts for (null: unknown, archived, removed). */
+export type TokenLookup = (db: DbOrTx, params: { token: string }) => Promise<string | null>;
 
 /**
  * Campaign token → id of an active campaign (null: unknown or archived), held `ttlMs` in memory, so
@@ -7,6 +10,7 @@ import { activeCampaignIdByToken } from "./queries.ts";
  * remembered too (a flood of one bad token stays off the database); a failed query is not. Archiving
  * a campaign stops its counting within the TTL. Known answers are read without a promise (`peek`):
  * the click route answers a cached token within the same turn of the event loop (decision 033).
+ * Partner codes resolve to active memberships the same way, with their own `lookup`.
  */
 export class CampaignTokens {
   private readonly known = new Map<string, { id: string | null; expires: number }>();
@@ -15,7 +19,7 @@ export class CampaignTokens {
 
   constructor(
     private readonly db: Db,
-    private readonly options: { ttlMs: number; maxEntries: number; now?: () => number },
+    private readonly options: { ttlMs: number; maxEntries: number; now?: () => number; lookup?: TokenLookup },
   ) {}
 
   private now(): number {
@@ -38,7 +42,7 @@ export class CampaignTokens {
     if (pending) return pending;
     // The TTL counts from the query, not from its answer, as a cache of what the query saw.
     const expires = this.now() + this.options.ttlMs;
-    const load = activeCampaignIdByToken(this.db, { token })
+    const load = (this.options.lookup ?? activeCampaignIdByToken)(this.db, { token })
       .then((found) => {
         if (this.options.ttlMs > 0) this.remember(token, found, expires);
         return found;

@@ -65,8 +65,8 @@ async function voidUnclaimed(tx: DbOrTx, referredId: string, referrerId: string)
   return held.length;
 }
 
-/** The first strong signal the two accounts share, if any. */
-async function sharedSignal(
+/** The first strong signal the two accounts share, if any (partner programmes ask it too). */
+export async function sharedSignal(
   tx: DbOrTx,
   a: { id: string; email: string },
   b: { id: string; email: string },
