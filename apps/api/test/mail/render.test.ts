@@ -99,6 +99,23 @@ describe("renderMail", () => {
     }
   });
 
+  it("says why the address gets the mail: an account's, a purchase's or an invitation's", () => {
+    const footer = (template: (typeof mailTemplates)[number]) =>
+      renderMail(template, "en", params[template]).text.trimEnd().split("\n").at(-1);
+    expect(footer("verify-email")).toBe(
+      "You are receiving this e-mail because this address belongs to a Salelink account.",
+    );
+    // A buyer needs no account, nor does an invitee.
+    for (const template of ["order-receipt", "order-refunded", "order-unfulfilled"] as const) {
+      expect(footer(template)).toBe(
+        "You are receiving this e-mail because this address was used for a purchase on Salelink.",
+      );
+    }
+    expect(renderMail("partner-invitation", "fr", params["partner-invitation"]).text).toContain(
+      "un créateur de Salelink a invité cette adresse",
+    );
+  });
+
   it("states the link's lifetime with the language's plural", () => {
     expect(renderMail("reset-password", "en", { url, expiresInHours: 1 }).text).toContain(
       "expires in 1 hour.",

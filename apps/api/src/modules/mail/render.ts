@@ -31,6 +31,11 @@ interface Content {
   body: Line[];
   action?: { label: Line; url: string };
   notes: Line[];
+  /**
+   * Why this address gets the mail: an account's (the default), a purchase's (receipts, refunds;
+   * buyers need no account), or an invitation's (the invitee may have none).
+   */
+  reason?: "account" | "purchase" | "invitation";
 }
 
 type Builder<K extends MailTemplate> = (
@@ -77,6 +82,7 @@ const builders: { [K in MailTemplate]: Builder<K> } = {
       body: [line(m.body, values)],
       action: { label: line(m.action), url: params.url },
       notes: [line(m.keep)],
+      reason: "purchase",
     };
   },
   "order-refunded": ({ "order-refunded": m }, params) => {
@@ -87,6 +93,7 @@ const builders: { [K in MailTemplate]: Builder<K> } = {
       heading: line(m.heading),
       body: [line(m.body, values)],
       notes: [line(m.access)],
+      reason: "purchase",
     };
   },
   "order-unfulfilled": ({ "order-unfulfilled": m }, params) => {
@@ -97,6 +104,7 @@ const builders: { [K in MailTemplate]: Builder<K> } = {
       heading: line(m.heading),
       body: [line(m[params.reason], values), line(m.body, values)],
       notes: [line(m.notice)],
+      reason: "purchase",
     };
   },
   "link-removed": ({ "link-removed": m }, params) => ({
@@ -119,6 +127,7 @@ const builders: { [K in MailTemplate]: Builder<K> } = {
         line(pickPlural(m.expires, params.expiresInDays, locale), { days: params.expiresInDays }),
         line(m.ignore),
       ],
+      reason: "invitation",
     };
   },
   "password-changed": ({ "password-changed": m }) => ({
@@ -162,7 +171,15 @@ export function renderMail<T extends MailTemplate>(
       },
       notes: content.notes.map(f),
       signature: f(line(layout.signature)),
-      footer: f(line(layout.footer)),
+      footer: f(
+        line(
+          content.reason === "purchase"
+            ? layout.footerPurchase
+            : content.reason === "invitation"
+              ? layout.footerInvitation
+              : layout.footer,
+        ),
+      ),
     };
   };
   const plain = (s: string) => s;
