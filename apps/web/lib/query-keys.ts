@@ -28,6 +28,20 @@ export const queryKeys = {
     earnings: ["affiliates", "earnings"],
     stats: (campaignId: string) => ["affiliates", "stats", campaignId],
   },
+  /** The creator's partner programme: its settings, partners and invitations. */
+  partners: {
+    all: ["partners"],
+    programme: ["partners", "programme"],
+    /** Every filter, order and page of the partners table under it. */
+    list: ["partners", "list"],
+    invitations: ["partners", "invitations"],
+  },
+  /** My programmes as a partner: a claim or a join changes every figure under `all`. */
+  programmes: {
+    all: ["programmes"],
+    list: ["programmes", "list"],
+    membership: (membershipId: string, days: number) => ["programmes", "membership", membershipId, days],
+  },
   admin: {
     overview: ["admin", "overview"],
     accounts: ["admin", "accounts"],

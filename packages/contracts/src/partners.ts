@@ -1,4 +1,13 @@
 import { z } from "zod";
+import {
+  PARTNER_CODE_LENGTH,
+  PARTNER_VIA_MAX,
+  PARTNER_WINDOW_MAX_DAYS,
+  partnerCodePattern,
+} from "./shell-constants.ts";
+
+export { PARTNER_CODE_LENGTH, PARTNER_VIA_MAX, PARTNER_WINDOW_MAX_DAYS };
+
 import { moneyByCurrency } from "./affiliates.ts";
 import { emailedTokenSchema, emailSchema } from "./auth.ts";
 import { currencySchema } from "./business-rules.ts";
@@ -27,7 +36,6 @@ export const PARTNER_RATE_MAX_BPS = 9000;
 export const PARTNER_DEFAULT_RATE_BPS = 1000;
 /** Attribution window: how long after a partner's click a sale is theirs (last click wins). */
 export const PARTNER_WINDOW_MIN_DAYS = 1;
-export const PARTNER_WINDOW_MAX_DAYS = 365;
 export const PARTNER_DEFAULT_WINDOW_DAYS = 30;
 export const partnerJoinModes = ["open", "approval", "invitation"] as const;
 export const partnerJoinModeSchema = z.enum(partnerJoinModes);
@@ -43,8 +51,6 @@ export const PARTNER_LINK_RATES_MAX = 100;
 export const PARTNER_INVITATION_TTL_DAYS = 7;
 /** Invitations one creator may send in 24 hours (429 past it): the programme is not a mailing tool. */
 export const PARTNER_INVITATIONS_PER_DAY = 50;
-/** A partner's code in `?via=`: 8 random URL-safe characters (48 bits). */
-export const PARTNER_CODE_LENGTH = 8;
 /** Bounds of the lists: a page of the creator's partners, the partner's programmes, pending invitations. */
 export const PARTNER_LIST_DEFAULT_LIMIT = 50;
 export const PARTNER_LIST_MAX_LIMIT = 100;
@@ -53,7 +59,7 @@ export const PARTNER_OPEN_PROGRAMMES_SHOWN = 50;
 export const PARTNER_INVITATIONS_SHOWN = 100;
 
 export const partnerRateBpsSchema = z.number().int().min(PARTNER_RATE_MIN_BPS).max(PARTNER_RATE_MAX_BPS);
-export const partnerCodeSchema = z.string().regex(new RegExp(`^[A-Za-z0-9_-]{${PARTNER_CODE_LENGTH}}$`));
+export const partnerCodeSchema = z.string().regex(partnerCodePattern);
 
 // ---------------------------------------------------------------------------------------------
 // The creator's programme
@@ -269,9 +275,6 @@ export type PublicProgramme = z.infer<typeof publicProgrammeSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Attribution
-
-/** The `?via=` codes a checkout may carry: the visitor's most recent, newest first. */
-export const PARTNER_VIA_MAX = 10;
 
 /** A partner code the visitor followed, and when (milliseconds since the epoch, the browser's clock). */
 export const partnerViaSchema = z.object({ code: partnerCodeSchema, at: z.number().int().nonnegative() });

@@ -481,6 +481,13 @@ describe("portfolio and creator page", () => {
     expect(Object.keys(errorOf(wrong).errors ?? {}).sort()).toEqual(["linkIds.1", "linkIds.2"]);
     const dup = await call("PUT", url, alice.cookie, { linkIds: [mine.id, mine.id] });
     expect(Object.keys(errorOf(dup).errors ?? {})).toEqual(["linkIds"]);
+    const french = await ctx.app.inject({
+      method: "PUT",
+      url,
+      headers: { cookie: alice.cookie, "accept-language": "fr" },
+      payload: { linkIds: [mine.id, mine.id] },
+    });
+    expect(errorOf(french).errors?.linkIds).toEqual(["Un lien ne peut figurer qu'une fois."]);
     // Refused saves change nothing: the links stay as they were created, on the page by default.
     expect((await call("GET", url, alice.cookie)).json<{ linkIds: string[] }>().linkIds).toEqual([
       mine.id,

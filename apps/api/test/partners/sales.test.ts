@@ -8,13 +8,13 @@ import type {
 } from "@salelink/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { campaigns, orders, users } from "../../src/db/schema/index.ts";
+import { campaigns, jobs, orders, users } from "../../src/db/schema/index.ts";
 import { releaseHoldsAsOf } from "../../src/modules/orders/service.ts";
 import { auditLedger, balancesOf } from "../../src/modules/wallet/ledger.ts";
 import { directSessionCookie, errorOf, insertAccount } from "../support/accounts.ts";
 import { dbKind, type TestContext, testApp } from "../support/app.ts";
 import { checkoutHelpers } from "../support/checkout.ts";
-import { caller, joined, type Someone, saveProgramme, someone } from "./support.ts";
+import { caller, joined, type Someone, saveProgramme, shop, someone } from "./support.ts";
 
 /*
  * Partner programmes' money end to end (issue 20, decision 035): a visitor follows a partner's
@@ -29,7 +29,14 @@ const call = (...args: Parameters<ReturnType<typeof caller>>) => caller(ctx)(...
 let admin: Someone;
 
 beforeAll(async () => {
-  ctx = await testApp({ HOLD_DAYS: "7", CLICK_FLUSH_MS: "20", CLICK_TOKEN_CACHE_MS: "0" });
+  ctx = await testApp({
+    HOLD_DAYS: "7",
+    CLICK_FLUSH_MS: "20",
+    CLICK_TOKEN_CACHE_MS: "0",
+    // Nothing listens there: the refresh jobs are queued, and fail quietly.
+    WEB_REVALIDATE_URL: "http://127.0.0.1:9/api/revalidate",
+    WEB_REVALIDATE_SECRET: "r".repeat(32),
+  });
   const account = await insertAccount(ctx.database, { onboarded: true });
   await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, account.id));
   admin = { ...account, cookie: await directSessionCookie(ctx.database, account.id) };
@@ -307,6 +314,17 @@ describe(`a partner's commission follows the sale (${dbKind})`, () => {
     expect(await balance(p.partner.id, "available")).toBe(1000 + 400);
     expect((await myProgramme(p)).stats.money[0]).toMatchObject({ paidMinor: 1400, revenueMinor: 5000 });
     await expectLedgerClean();
+  });
+});
+
+describe(`the creator's pages (${dbKind})`, () => {
+  it("are refreshed when the programme is saved: they show it", async () => {
+    const creator = await someone(ctx);
+    const { profile } = await shop(ctx, creator.cookie);
+    await saveProgramme(ctx, creator.cookie, { joinMode: "open" });
+    const queued = await ctx.database.db.select().from(jobs).where(eq(jobs.kind, "web.revalidate"));
+    const tags = queued.flatMap((j) => (j.payload as { tags: string[] }).tags);
+    expect(tags).toEqual(expect.arrayContaining([`creator:${profile.id}`, `creator:${profile.handle}`]));
   });
 });
 

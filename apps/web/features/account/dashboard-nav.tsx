@@ -11,11 +11,17 @@ const items = [
   { href: "/account/links", key: "links" },
   { href: "/account/wallet", key: "wallet" },
   { href: "/account/affiliates", key: "affiliates" },
+  { href: "/account/partners", key: "partners" },
+  { href: "/account/programmes", key: "programmes" },
   { href: "/account/promo-codes", key: "promoCodes" },
   { href: "/account/portfolio", key: "portfolio" },
   { href: "/account/profiles", key: "profiles" },
   { href: "/account/settings", key: "settings" },
 ] as const;
+
+/** The item's own page, or one under it (a programme under /account/programmes); home only itself. */
+const isCurrent = (pathname: string, href: string) =>
+  pathname === href || (href !== "/account" && pathname.startsWith(`${href}/`));
 
 export function DashboardNav() {
   const t = useTranslations("account.nav");
@@ -30,7 +36,7 @@ export function DashboardNav() {
         <Link
           key={item.href}
           href={item.href}
-          aria-current={hydrated && pathname === item.href ? "page" : undefined}
+          aria-current={hydrated && isCurrent(pathname, item.href) ? "page" : undefined}
         >
           {t(item.key)}
         </Link>

@@ -150,7 +150,16 @@ export function CheckoutForm({
     event.preventDefault();
     const promoCode = applied?.code ?? code.trim();
     const { checkoutBodySchema } = await loadCheckoutContract().catch(() => ({ checkoutBodySchema: null }));
-    const body = { token, email, locale, ...(promoCode ? { promoCode } : {}) };
+    // The partner codes followed (`?via=`), newest first: the API applies each programme's window.
+    // Read at submit time, like the contract: the payment page's first load stays as it was.
+    const via = await import("@/lib/partner-via.ts").then((m) => m.readPartnerVia()).catch(() => []);
+    const body = {
+      token,
+      email,
+      locale,
+      ...(promoCode ? { promoCode } : {}),
+      ...(via.length > 0 ? { via } : {}),
+    };
     const parsed = checkoutBodySchema?.safeParse(body);
     if (parsed && !parsed.success) {
       const next: typeof errors = {};

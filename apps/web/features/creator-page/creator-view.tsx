@@ -1,5 +1,6 @@
 import type { CreatorPage, PublicLink } from "@salelink/contracts/catalogue";
 import type { Locale } from "@salelink/contracts/locales";
+import type { PublicProgramme } from "@salelink/contracts/partners";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
@@ -12,6 +13,9 @@ import { getCreatorPage, mediaUrl } from "@/features/buyer/public-api.ts";
 import { type BuyerArea, creatorPathIn, linkPathIn } from "@/lib/buyer-paths.ts";
 import { pageMetadata } from "@/lib/metadata.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { BecomePartner } from "./become-partner.tsx";
+import { getJoinableProgramme } from "./programme.ts";
+import "./creator-page.css";
 
 /** One canonical URL per creator, the public one by id, whether reached by id or by handle, /c or /app. */
 const creatorPath = (id: string) => creatorPathIn("public", id);
@@ -102,6 +106,7 @@ export async function CreatorView({
 }) {
   const { profile, links } = page;
   const t = await getTranslations("creatorPage");
+  const programme = await getJoinableProgramme(profile.id);
   // Covers and avatars come from the API's origin: connect while the browser is still reading the page.
   if (profile.avatarUrl || links.some(linkVisual)) preconnect(new URL(mediaUrl("/")).origin);
   return (
@@ -143,7 +148,64 @@ export async function CreatorView({
           <p className="empty">{t("empty", { name: profile.displayName })}</p>
         )}
       </section>
+      {programme && (
+        <PartnerSection
+          programme={programme}
+          name={profile.displayName}
+          locale={locale}
+          returnPath={creatorPathIn(area, profile.id)}
+        />
+      )}
     </main>
+  );
+}
+
+/** "Become a partner": the creator's programme, when it is on and open or by approval (issue 20). */
+async function PartnerSection({
+  programme,
+  name,
+  locale,
+  returnPath,
+}: {
+  programme: PublicProgramme;
+  name: string;
+  locale: Locale;
+  returnPath: string;
+}) {
+  const t = await getTranslations({ locale, namespace: "creatorPage.partner" });
+  const rate = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 2 }).format(
+    programme.defaultRateBps / 10_000,
+  );
+  const joinMode = programme.joinMode === "open" ? "open" : "approval";
+  return (
+    <section className="card creator-partner" aria-labelledby="creator-partner-heading">
+      <h2 id="creator-partner-heading">{t("title")}</h2>
+      <p>{t("offer", { name, rate, days: programme.windowDays })}</p>
+      {programme.description && <p className="creator-partner-description">{programme.description}</p>}
+      {joinMode === "approval" && <p className="muted">{t("approvalHint", { name })}</p>}
+      {programme.terms && (
+        <details className="creator-partner-terms">
+          <summary>{t("terms")}</summary>
+          <p>{programme.terms}</p>
+        </details>
+      )}
+      <BecomePartner
+        creatorId={programme.creatorId}
+        joinMode={joinMode}
+        returnPath={returnPath}
+        texts={{
+          join: t("join"),
+          apply: t("apply"),
+          joining: t("joining"),
+          signIn: t("signIn"),
+          joined: t("joined", { name }),
+          applied: t("applied", { name }),
+          failed: t("failed"),
+          own: t("own"),
+          open: t("open"),
+        }}
+      />
+    </section>
   );
 }
 

@@ -2,6 +2,7 @@
 
 import type { Currency } from "@salelink/contracts/business-rules";
 import { type Wallet, walletHeldShown } from "@salelink/contracts/wallet";
+import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { formatMoney } from "@/lib/money.ts";
 
@@ -14,6 +15,8 @@ const zero = (currency: Currency): Balance => ({
   inTransit: 0,
   affiliatePending: 0,
   affiliateClaimable: 0,
+  partnerPending: 0,
+  partnerClaimable: 0,
 });
 
 /** One card per currency; before any money moved, the default currency at zero. */
@@ -57,6 +60,23 @@ export function Balances({ wallet, defaultCurrency }: { wallet: Wallet; defaultC
                   {t("affiliateClaimable")} <strong>{money(b.affiliateClaimable, b.currency)}</strong>
                 </dd>
               </div>
+              {/* Creators' partner programmes (issue 20): shown only to those who earn there. */}
+              {(b.partnerPending !== 0 || b.partnerClaimable !== 0) && (
+                <div>
+                  <dt>{t("partner")}</dt>
+                  {b.partnerPending !== 0 && (
+                    <dd>
+                      {t("partnerPending")} <strong>{money(b.partnerPending, b.currency)}</strong>
+                    </dd>
+                  )}
+                  {b.partnerClaimable !== 0 && (
+                    <dd>
+                      {t("partnerClaimable")} <strong>{money(b.partnerClaimable, b.currency)}</strong>{" "}
+                      <Link href="/account/programmes">{t("partnerClaim")}</Link>
+                    </dd>
+                  )}
+                </div>
+              )}
             </dl>
           </li>
         ))}

@@ -2,6 +2,11 @@ import type { Catalogue } from "../types.ts";
 
 /** The catalogue module's messages (profiles, links, promo codes) in French and Spanish. */
 export const catalogueMessages: Catalogue = {
+  // The portfolio and promo codes' contract messages (packages/contracts/src/catalogue.ts).
+  "A link appears only once.": {
+    fr: "Un lien ne peut figurer qu'une fois.",
+    es: "Un enlace solo puede aparecer una vez.",
+  },
   "Profile deleted.": { fr: "Profil supprimé.", es: "Perfil eliminado." },
   "Link deleted.": { fr: "Lien supprimé.", es: "Enlace eliminado." },
   "Promo code deleted.": { fr: "Code promo supprimé.", es: "Código promocional eliminado." },

@@ -498,3 +498,11 @@ export function linksOnSale(db: DbOrTx, params: { creatorId: string; limit: numb
     .orderBy(desc(links.createdAt), desc(links.id))
     .limit(params.limit);
 }
+
+/** The creator's public profiles (their pages show the programme). */
+export function profilesOf(db: DbOrTx, params: { ownerId: string }) {
+  return db
+    .select({ id: creatorProfiles.id, handle: creatorProfiles.handle })
+    .from(creatorProfiles)
+    .where(eq(creatorProfiles.ownerId, params.ownerId));
+}

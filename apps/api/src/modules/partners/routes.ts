@@ -72,7 +72,7 @@ export const partnerRoutes: FastifyPluginAsyncZod<PartnerDeps> = async (app, dep
         response: { 200: partnerProgrammeSchema },
       },
     },
-    async (request) => saveProgramme(db, (await request.requireUser()).id, request.body),
+    async (request) => saveProgramme(deps, (await request.requireUser()).id, request.body),
   );
 
   app.get(

@@ -29,6 +29,7 @@ import { AppError, validation } from "../../lib/errors.ts";
 import { isUniqueViolation } from "../../lib/pg-errors.ts";
 import { hashToken, randomToken } from "../../lib/tokens.ts";
 import { claimableOf } from "../affiliates/queries.ts";
+import { creatorTags, queueRevalidate } from "../catalogue/revalidate.ts";
 import { queueMail } from "../mail/jobs.ts";
 import * as q from "./queries.ts";
 
@@ -88,11 +89,11 @@ export async function getProgramme(db: DbOrTx, creatorId: string): Promise<Partn
  * stored with it (the money part reads the rate when the sale is made).
  */
 export async function saveProgramme(
-  db: Db,
+  deps: Pick<PartnerDeps, "db" | "config">,
   creatorId: string,
   body: PartnerProgrammeBody,
 ): Promise<PartnerProgramme> {
-  return db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const ids = body.linkRates.map((r) => r.linkId);
     const live = await q.liveLinkIds(tx, { ownerId: creatorId, ids });
     // Another account's link, a deleted or taken-down one, an unknown id: all the same answer.
@@ -111,6 +112,9 @@ export async function saveProgramme(
       },
     });
     await q.replaceLinkRates(tx, { creatorId, rates: body.linkRates });
+    // The creator's pages show "become a partner" from the programme: they change with it.
+    const profiles = await q.profilesOf(tx, { ownerId: creatorId });
+    await queueRevalidate(tx, deps.config, profiles.flatMap(creatorTags));
     return getProgramme(tx, creatorId);
   });
 }
