@@ -25,7 +25,13 @@ const address = { line1: "12 Calle Mayor", city: "Madrid", postalCode: "28013", 
  */
 export async function freshAccount(label: string, onboarding: Onboarding, locale = "en"): Promise<Account> {
   const email = uniqueEmail(label);
-  const api = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl } });
+  // A device of its own (the sign-up's address and user agent are a strong signal: two accounts
+  // signed up from one device are one person's, and earn each other no commission).
+  const api = await request.newContext({
+    baseURL: apiUrl,
+    extraHTTPHeaders: { origin: webUrl },
+    userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36 e2e/${email}`,
+  });
   const signup = await api.post("/auth/signup", {
     data: { email, password: PASSWORD, acceptTerms: true, locale, turnstileToken: "e2e" },
   });

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "../fixtures.ts";
-import { freshAccount, signIn } from "./identity-helpers.ts";
+import { expect, mailedLink, signInWords, test } from "../fixtures.ts";
+import { freshAccount, PASSWORD, signIn } from "./identity-helpers.ts";
 
 /*
  * Issue 20's screens, as far as the API goes today: a creator opens a programme by approval, a
@@ -83,5 +83,72 @@ test.describe("partner programmes", () => {
       new RegExp(`/c/[0-9a-f-]{36}\\?via=${code}$`),
     );
     await partnerContext.close();
+  });
+
+  test("an invitation by e-mail: the link says what it offers, the invitee signs in and accepts, once", async ({
+    browser,
+    page,
+    consoleErrors: _,
+  }) => {
+    test.setTimeout(150_000);
+    const stamp = Date.now().toString(36).slice(-6);
+    const creator = await freshAccount("partners-inviter", "individual");
+    const name = `Inviter ${stamp}`;
+    const profile = await creator.api.post("/profiles", {
+      data: { displayName: name, handle: `inv${stamp}` },
+    });
+    expect(profile.status(), await profile.text()).toBe(201);
+    const saved = await creator.api.put("/partner-programme", {
+      data: { enabled: true, defaultRateBps: 1500, windowDays: 30, joinMode: "invitation" },
+    });
+    expect(saved.status(), await saved.text()).toBe(200);
+
+    // The creator invites from the partners screen; the invitation waits in the list.
+    const invitee = await freshAccount("partners-invitee", "none");
+    await signIn(page, creator.email);
+    await page.goto("/account/partners");
+    await page.getByLabel("E-mail address").fill(invitee.email);
+    await page.getByRole("button", { name: "Send the invitation" }).click();
+    await expect(toast(page, "success", `Invitation sent to ${invitee.email}`)).toBeVisible();
+    const pendingList = page.getByRole("list", { name: "Invitations not accepted yet" });
+    await expect(pendingList).toContainText(invitee.email);
+    // A second one, cancelled: gone from the list, its link dead.
+    const other = `cancelled-${stamp}@example.test`;
+    await page.getByLabel("E-mail address").fill(other);
+    await page.getByRole("button", { name: "Send the invitation" }).click();
+    await expect(pendingList).toContainText(other);
+    const cancelledLink = await mailedLink(other, "/programmes/join/");
+    await page.getByRole("button", { name: `Cancel the invitation to ${other}` }).click();
+    await expect(toast(page, "success", "Invitation cancelled.")).toBeVisible();
+    await expect(pendingList).not.toContainText(other);
+    await expect(pendingList).toContainText(invitee.email);
+
+    // The invitee opens the e-mailed link signed out: who invites, at which rate, until when.
+    const link = await mailedLink(invitee.email, "/programmes/join/");
+    const context = await browser.newContext();
+    const guest = await context.newPage();
+    await guest.goto(new URL(link).pathname);
+    await expect(guest.getByText(`${name} offers 15% of each sale you bring, within 30 days`)).toBeVisible();
+    await expect(guest.getByText(/This invitation expires on/)).toBeVisible();
+    await guest.getByRole("main").getByRole("link", { name: "Sign in", exact: true }).click();
+    await guest.getByLabel(signInWords.email).fill(invitee.email);
+    await guest.getByLabel(signInWords.password).fill(PASSWORD);
+    await guest.getByRole("button", { name: signInWords.signIn }).click();
+    await expect(guest).toHaveURL(/\/programmes\/join\//, { timeout: 30_000 });
+    await guest.getByRole("button", { name: "Accept the invitation" }).click();
+    await expect(guest.getByText("You are a partner now.")).toBeVisible();
+    await guest.getByRole("link", { name: "Open the programme" }).click();
+    await expect(guest.getByRole("heading", { name: `${name}'s programme`, level: 1 })).toBeVisible({
+      timeout: 30_000,
+    });
+
+    // The link is spent: opened again, it says so at once; so does the cancelled one.
+    await guest.goto(new URL(link).pathname);
+    await expect(guest.getByText("This invitation can no longer be used.")).toBeVisible();
+    await guest.goto(new URL(cancelledLink).pathname);
+    await expect(guest.getByText("This invitation can no longer be used.")).toBeVisible();
+    await context.close();
+    await creator.api.dispose();
+    await invitee.api.dispose();
   });
 });

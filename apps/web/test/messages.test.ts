@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { transactionKinds, userAccounts } from "@salelink/contracts/ledger";
 import { locales } from "@salelink/contracts/locales";
 import { describe, expect, it } from "vitest";
 import { flatten, loadCatalogue, webRoot } from "./catalogues.ts";
@@ -58,5 +59,13 @@ describe("message catalogues", () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it("names every account and kind of movement the wallet can list (keys built at run time)", () => {
+    const wanted = [
+      ...userAccounts.map((account) => `wallet.accounts.${account}`),
+      ...transactionKinds.map((kind) => `wallet.kinds.${kind}`),
+    ];
+    expect(wanted.filter((key) => !english.has(key))).toEqual([]);
   });
 });

@@ -222,6 +222,17 @@ export const programmeParamsSchema = z.object({ creatorId: z.uuid() });
 /** POST /programmes/invitations/{token}/accept */
 export const programmeInvitationParamsSchema = z.object({ token: emailedTokenSchema });
 
+/**
+ * GET /programmes/invitations/{token}: what an invitation offers, before accepting it (anyone holding
+ * the link may read it: the link is the capability). 404 when it is spent, expired or unknown, or
+ * the programme is off.
+ */
+export const invitationPreviewSchema = programmeTermsSchema.extend({
+  creator: programmeCreatorSchema,
+  expiresAt: z.iso.datetime(),
+});
+export type InvitationPreview = z.infer<typeof invitationPreviewSchema>;
+
 /** What joining or accepting answers: the membership, `active` with a code, or `applied`. */
 export const membershipResultSchema = z.object({
   id: z.uuid(),

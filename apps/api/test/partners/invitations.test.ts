@@ -1,4 +1,5 @@
 import {
+  type InvitationPreview,
   type MembershipResult,
   PARTNER_INVITATION_TTL_DAYS,
   PARTNER_INVITATIONS_PER_DAY,
@@ -221,6 +222,25 @@ describe(`inviting partners by e-mail (${dbKind})`, () => {
     expect((await accept(partner, token)).statusCode).toBe(403);
     await saveProgramme(ctx, creator.cookie, { joinMode: "invitation" });
     expect((await accept(partner, token)).statusCode).toBe(200);
+  });
+
+  it("shows what an invitation offers to whoever holds the link, until it is used", async () => {
+    const email = uniqueEmail("invitee");
+    const invitation = await invite(ada, email);
+    const token = await invitationToken(email);
+    const preview = await call("GET", `/programmes/invitations/${token}`);
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.headers["cache-control"]).toBe("no-store");
+    expect(preview.json<InvitationPreview>()).toMatchObject({
+      creator: { id: ada.id, displayName: "Ada Lovelace" },
+      defaultRateBps: 1250,
+      joinMode: "invitation",
+      expiresAt: invitation.expiresAt,
+    });
+    expect((await accept(await someone(ctx), token)).statusCode).toBe(200);
+    expect((await call("GET", `/programmes/invitations/${token}`)).statusCode).toBe(404);
+    expect((await call("GET", `/programmes/invitations/${"x".repeat(43)}`)).statusCode).toBe(404);
+    expect((await call("GET", "/programmes/invitations/short")).statusCode).toBe(400);
   });
 
   it("cancels a pending invitation of one's own: its link stops working; nobody else can", async () => {

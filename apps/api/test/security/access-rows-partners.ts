@@ -126,6 +126,12 @@ export const partnerRows: Record<string, Row> = {
     },
     request: ({ prepared }) => ({ url: `/programmes/${prepared.creatorId}/join` }),
   },
+  "GET /programmes/invitations/:token": {
+    // The link is the capability: whoever holds it reads what it offers, signed in or not.
+    expect: open(200),
+    prepare: async (world) => ({ token: await freshInvitationToken(world) }),
+    request: ({ prepared }) => ({ url: `/programmes/invitations/${prepared.token}` }),
+  },
   "POST /programmes/invitations/:token/accept": {
     // The first account to use the link joins; the link is then spent for everyone.
     expect: { anonymous: 401, buyer: 200, other: 404, admin: 404, creator: 404 } satisfies Expect,

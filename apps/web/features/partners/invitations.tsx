@@ -1,5 +1,6 @@
 "use client";
 
+import { messageResponseSchema } from "@salelink/contracts/auth";
 import {
   PARTNER_INVITATION_TTL_DAYS,
   type PartnerInvitation,
@@ -10,6 +11,7 @@ import {
 } from "@salelink/contracts/partners";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
+import { useState } from "react";
 import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { useApiQuery } from "@/components/ui/use-api-query.ts";
@@ -33,6 +35,25 @@ export function Invitations() {
     partnerInvitationListSchema,
   );
   const day = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
+  const [cancelling, setCancelling] = useState<string | null>(null);
+
+  /** DELETE /partner-programme/invitations/{id}: its link stops working at once. */
+  async function cancel(invitation: PartnerInvitation) {
+    setCancelling(invitation.id);
+    try {
+      const done = await api(`/partner-programme/invitations/${invitation.id}`, {
+        method: "DELETE",
+        schema: messageResponseSchema,
+      });
+      toast.success(done.message);
+    } catch (err) {
+      toast.error(err instanceof ApiError && err.body ? err.body.message : t("cancelFailed"));
+    } finally {
+      setCancelling(null);
+      // Cancelled, or already used or expired meanwhile: either way the list is read again.
+      await queryClient.invalidateQueries({ queryKey: queryKeys.partners.invitations });
+    }
+  }
 
   const { form, register, errors, pending, onSubmit } = useContractForm({
     defaultValues: { email: "" },
@@ -111,6 +132,16 @@ export function Invitations() {
                 {t("sentOn", { date: day.format(new Date(i.createdAt)) })} ·{" "}
                 {t("expiresOn", { date: day.format(new Date(i.expiresAt)) })}
               </span>
+              <button
+                type="button"
+                className="btn btn-ghost btn-sm"
+                aria-label={t("cancelLabel", { email: i.email })}
+                disabled={cancelling === i.id}
+                aria-busy={cancelling === i.id}
+                onClick={() => cancel(i)}
+              >
+                {t("cancel")}
+              </button>
             </li>
           ))}
         </ul>

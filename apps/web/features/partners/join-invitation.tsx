@@ -1,17 +1,19 @@
 "use client";
 
-import type { MembershipResult } from "@salelink/contracts/partners";
+import type { InvitationPreview, MembershipResult } from "@salelink/contracts/partners";
 import Link from "next/link";
-import { useTranslations } from "next-intl";
-import { useState } from "react";
+import { useFormatter, useLocale, useTranslations } from "next-intl";
+import { useEffect, useState } from "react";
 import { useAuth } from "@/features/auth/auth-provider.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import { toast } from "@/lib/toast.ts";
+import { creatorLabel, formatRate } from "./partner-format.ts";
 
 /**
  * /programmes/join/{token}, the invitation e-mail's link: a visitor signs in (and comes back here);
  * a signed-in account accepts, whichever address the invitation went to (decision 034: the link is
- * the capability). The API alone knows whether the link is still good: it says so on accepting.
+ * the capability). What the invitation offers is read first (GET /programmes/invitations/{token}),
+ * so a spent or expired link says so before anyone signs in.
  */
 export function JoinInvitation({ token, malformed }: { token: string; malformed: boolean }) {
   const t = useTranslations("partners.join");
@@ -19,7 +21,26 @@ export function JoinInvitation({ token, malformed }: { token: string; malformed:
   const [pending, setPending] = useState(false);
   const [result, setResult] = useState<MembershipResult | null>(null);
   const [gone, setGone] = useState(malformed);
+  const [offer, setOffer] = useState<InvitationPreview | null>(null);
   const here = `/programmes/join/${encodeURIComponent(token)}`;
+
+  useEffect(() => {
+    if (malformed) return;
+    let live = true;
+    api(`/programmes/invitations/${encodeURIComponent(token)}`, {
+      schema: () => import("@salelink/contracts/partners").then((m) => m.invitationPreviewSchema),
+    })
+      .then((found) => {
+        if (live) setOffer(found);
+      })
+      .catch((err: unknown) => {
+        // Only the API's "no such invitation" is final; a network hiccup leaves Accept to say.
+        if (live && err instanceof ApiError && (err.status === 404 || err.status === 400)) setGone(true);
+      });
+    return () => {
+      live = false;
+    };
+  }, [token, malformed]);
 
   async function accept() {
     setPending(true);
@@ -70,6 +91,7 @@ export function JoinInvitation({ token, malformed }: { token: string; malformed:
       </div>
     );
   }
+  const offerText = offer && <Offer offer={offer} />;
   if (!authChecked) {
     return (
       <p className="muted loading" role="status" aria-live="polite">
@@ -80,6 +102,7 @@ export function JoinInvitation({ token, malformed }: { token: string; malformed:
   if (!user) {
     return (
       <div className="card stack">
+        {offerText}
         <p>{t("signInFirst")}</p>
         <div className="actions">
           <Link className="btn btn-primary" href={`/signin?next=${encodeURIComponent(here)}`}>
@@ -95,6 +118,7 @@ export function JoinInvitation({ token, malformed }: { token: string; malformed:
   }
   return (
     <div className="card stack">
+      {offerText}
       <p>{t("acceptAs", { email: user.email })}</p>
       <div className="actions">
         <button
@@ -108,5 +132,27 @@ export function JoinInvitation({ token, malformed }: { token: string; malformed:
         </button>
       </div>
     </div>
+  );
+}
+
+/** Who invites, at which rate and window, and until when. */
+function Offer({ offer }: { offer: InvitationPreview }) {
+  const t = useTranslations("partners.join");
+  const locale = useLocale();
+  const format = useFormatter();
+  return (
+    <>
+      <p>
+        {t("offer", {
+          creator: creatorLabel(offer.creator) ?? t("someCreator"),
+          rate: formatRate(offer.defaultRateBps, locale),
+          days: offer.windowDays,
+        })}
+      </p>
+      {offer.description && <p className="muted">{offer.description}</p>}
+      <p className="muted">
+        {t("expires", { date: format.dateTime(new Date(offer.expiresAt), { dateStyle: "long" }) })}
+      </p>
+    </>
   );
 }

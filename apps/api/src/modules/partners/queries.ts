@@ -444,6 +444,22 @@ export function pendingInvitations(db: DbOrTx, params: { creatorId: string; now:
  * Uses an invitation once: one conditional update, so two concurrent uses cannot both succeed.
  * Null when the token is unknown, used or expired.
  */
+/** A pending invitation by its token's hash (neither spent nor expired), with its creator. */
+export async function pendingInvitationByHash(db: DbOrTx, params: { tokenHash: string; now: Date }) {
+  const [row] = await db
+    .select({ creatorId: partnerInvitations.creatorId, expiresAt: partnerInvitations.expiresAt })
+    .from(partnerInvitations)
+    .where(
+      and(
+        eq(partnerInvitations.tokenHash, params.tokenHash),
+        isNull(partnerInvitations.acceptedAt),
+        gt(partnerInvitations.expiresAt, params.now),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
 export async function spendInvitation(db: DbOrTx, params: { tokenHash: string; now: Date; userId: string }) {
   const [row] = await db
     .update(partnerInvitations)

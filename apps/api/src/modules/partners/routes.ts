@@ -1,4 +1,5 @@
 import {
+  invitationPreviewSchema,
   membershipParamsSchema,
   membershipResultSchema,
   membershipStatsQuerySchema,
@@ -32,6 +33,7 @@ import {
   join,
   type PartnerDeps,
   pendingInvitations,
+  previewInvitation,
   programmes,
   publicProgramme,
   saveProgramme,
@@ -236,6 +238,23 @@ export const partnerRoutes: FastifyPluginAsyncZod<PartnerDeps> = async (app, dep
     async (request, reply) => {
       const result = await join(db, (await request.requireUser()).id, request.params.creatorId);
       return reply.code(201).send(result);
+    },
+  );
+
+  app.get(
+    "/programmes/invitations/:token",
+    {
+      schema: {
+        tags: partnerTags,
+        summary: "What an e-mailed invitation offers, before accepting it (the link is the capability)",
+        params: programmeInvitationParamsSchema,
+        response: { 200: invitationPreviewSchema },
+      },
+    },
+    async (request, reply) => {
+      // Personal to whoever holds the link: never kept by a shared cache.
+      reply.header("cache-control", "no-store");
+      return previewInvitation(db, request.params.token);
     },
   );
 

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  type InvitationPreview,
   type Locale,
   type MembershipResult,
   type MyMembership,
@@ -314,6 +315,23 @@ export async function join(db: Db, partnerId: string, creatorId: string): Promis
  * same answer. Any signed-in account may use it: the link is the invitation, as an order's link is
  * the order.
  */
+/** What an invitation offers, read before accepting it; the same 404 as a spent or unknown link. */
+export async function previewInvitation(db: Db, token: string): Promise<InvitationPreview> {
+  const invitation = await q.pendingInvitationByHash(db, { tokenHash: hashToken(token), now: new Date() });
+  if (!invitation) throw invalidInvitation();
+  const programme = await q.findLiveProgramme(db, { creatorId: invitation.creatorId });
+  if (!programme?.enabled) throw invalidInvitation();
+  const displays = await q.creatorDisplays(db, { ownerIds: [invitation.creatorId] });
+  return {
+    creator: creatorOf(invitation.creatorId, displays),
+    joinMode: programme.joinMode,
+    defaultRateBps: programme.defaultRateBps,
+    windowDays: programme.windowDays,
+    description: programme.description,
+    expiresAt: invitation.expiresAt.toISOString(),
+  };
+}
+
 export async function acceptInvitation(db: Db, partnerId: string, token: string): Promise<MembershipResult> {
   try {
     return await withFreshCode((code) =>
