@@ -1,8 +1,9 @@
 /**
  * The benchmark suite: starts the servers (loopback only), measures each paired scenario against its
- * baseline one after the other, then affiliate clicks, mixed traffic and Lighthouse, stops the API
- * cleanly to check the stored clicks, prints the results and writes docs/benchmarks.md. Stops
- * everything it started, also on error, on Ctrl-C and when the whole run exceeds its time budget.
+ * baseline one after the other, then affiliate clicks, partner programmes, mixed traffic and
+ * Lighthouse, stops the API cleanly to check the stored clicks, prints the results and writes
+ * docs/benchmarks.md. Stops everything it started, also on error, on Ctrl-C and when the whole run
+ * exceeds its time budget.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -22,6 +23,14 @@ import { checkMixedClicks, type MixedResult, runMixed } from "./lib/mixed.ts";
 import { stopMixedLoad } from "./lib/mixed-load.ts";
 import { type Options, parseOptions, type ScenarioName, usage } from "./lib/options.ts";
 import { abortState, runEndpoint, scenarios } from "./lib/pairs.ts";
+import {
+  checkPartners,
+  checksPass,
+  type PartnersPending,
+  partnersSeconds,
+  partnersSummary,
+  runPartners,
+} from "./lib/partners.ts";
 import { killAllNow, stop, stopAll } from "./lib/processes.ts";
 import { type RunInfo, type ScenarioResult, scenarioDetails, textTable, verdict } from "./lib/report.ts";
 import {
@@ -99,7 +108,7 @@ function machineInfo(options: Options, db: string, startedAt: Date, loadAverage:
 function serversFor(name: ScenarioName, options: Options): ServerName[] {
   const pair = scenarios.find((s) => s.name === name);
   if (pair) return [pair.target.server, pair.baseline.server];
-  if (name === "api-clicks") return ["api", "bare"];
+  if (name === "api-clicks" || name === "partners") return ["api", "bare"];
   if (name === "launch") return options.instances > 1 ? ["api", "api2", "bare"] : ["api", "bare"];
   if (name === "mixed") return ["api", "web", "bare"];
   return ["api", "web"];
@@ -120,6 +129,8 @@ function measuredSeconds(options: Options, selected: ScenarioName[]): number {
     }
     // Clicks: bare, two warm-ups, a measured run of about `duration` (up to 3 times longer if slow).
     if (name === "api-clicks") return sum + 2 * phase + 3 * options.duration + options.warmup;
+    // Partners: two alternated pairs (checkouts, payments, with a top-up of orders) and clicks.
+    if (name === "partners") return sum + partnersSeconds(options);
     // Mixed: a warm-up, five kinds alone, the mix, the bare route.
     if (name === "mixed") return sum + 8 * phase;
     // Launch: four baselines and five reads; seven fixed-size phases, each stopped at its limit; the
@@ -132,19 +143,21 @@ function measuredSeconds(options: Options, selected: ScenarioName[]): number {
 
 interface Pending {
   clicks?: { result: ClicksResult; campaign: Campaign };
+  partners?: PartnersPending;
   mixed?: MixedResult;
 }
 
 /** The API stops with SIGTERM (its last click flush), then the stored clicks are compared with the answers. */
 async function stopApiAndCheckClicks(api: Server, pending: Pending): Promise<void> {
   const url = database?.env.DATABASE_URL;
-  if (!url || (!pending.clicks && !pending.mixed)) return;
+  if (!url || (!pending.clicks && !pending.mixed && !pending.partners)) return;
   const stoppedAt = Date.now();
   await stop(api.process, 30_000);
   const exit = await api.process.exited;
   log(`API stopped (${exit}) in ${Date.now() - stoppedAt} ms`);
   if (pending.clicks) await checkClicks(pending.clicks.result, url, pending.clicks.campaign, exit);
   if (pending.mixed) await checkMixedClicks(pending.mixed, url);
+  if (pending.partners) await checkPartners(pending.partners, url, exit);
 }
 
 async function main(): Promise<number> {
@@ -223,7 +236,7 @@ async function main(): Promise<number> {
   const api = servers.get("api");
   const bare = servers.get("bare");
   const web = servers.get("web");
-  for (const name of ["api-clicks", "mixed", "launch"] as const) {
+  for (const name of ["api-clicks", "partners", "mixed", "launch"] as const) {
     if (!selected.includes(name)) continue;
     checkAborted();
     if (!has(name) || !api || !bare || !databaseUrl || !database) {
@@ -236,6 +249,9 @@ async function main(): Promise<number> {
       const { result, measured } = await runClicks(options, bare, api, databaseUrl);
       pending.clicks = { result, campaign: measured };
       all.clicks = result;
+    } else if (name === "partners") {
+      pending.partners = await runPartners(options, api, bare, databaseUrl);
+      all.partners = pending.partners.result;
     } else if (name === "launch") {
       const api2 = servers.get("api2");
       all.launch = await runLaunch(options, api2 ? [api, api2] : [api], bare, database);
@@ -274,6 +290,7 @@ async function main(): Promise<number> {
     for (const line of scenarioDetails(pairs)) console.log(line);
   }
   if (all.clicks) console.log(`api-clicks: ${all.clicks.pass ? "PASS" : "FAIL"}`);
+  if (all.partners) for (const line of partnersSummary(all.partners)) console.log(line);
   if (all.mixed) {
     const errors = all.mixed.total.non2xx + all.mixed.total.errors;
     console.log(`mixed: ${errors === 0 ? "no errors" : `${errors} errors: INVALID`}`);
@@ -297,8 +314,11 @@ async function main(): Promise<number> {
     log(`${docs} left unchanged.`);
   }
   log(`Raw numbers: ${path.relative(rootDir, resultsFile)}.`);
-  // A launch whose checks fail (ledger, stock, each event once, clicks) fails the run.
-  return skipped.length > 0 || all.launch?.pass === false ? 1 : 0;
+  // A launch or partners run whose checks fail (ledger, stock, each event once, attribution, clicks)
+  // fails the run; a rate under its goal does not.
+  const checksFailed =
+    all.launch?.pass === false || (all.partners !== undefined && !checksPass(all.partners));
+  return skipped.length > 0 || checksFailed ? 1 : 0;
 }
 
 main()

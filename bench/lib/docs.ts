@@ -11,12 +11,15 @@ import { launchSection } from "./launch-report.ts";
 import type { LighthousePage } from "./lighthouse.ts";
 import type { MixedResult } from "./mixed.ts";
 import type { ScenarioName } from "./options.ts";
+import type { PartnersResult } from "./partners.ts";
+import { partnersSection } from "./partners-report.ts";
 import { checkoutSection, foundationSection, markers, type RunInfo, type ScenarioResult } from "./report.ts";
 import { clicksSection, lighthouseSection, mixedSection } from "./report-more.ts";
 
 export interface AllResults {
   pairs: ScenarioResult[];
   clicks?: ClicksResult;
+  partners?: PartnersResult;
   mixed?: MixedResult;
   launch?: LaunchResult;
   lighthouse?: LighthousePage[];
@@ -48,6 +51,11 @@ const sections: Section[] = [
     id: "clicks",
     scenarios: ["api-clicks"],
     render: (info, all) => (all.clicks ? clicksSection(info, all.clicks) : undefined),
+  },
+  {
+    id: "partners",
+    scenarios: ["partners"],
+    render: (info, all) => (all.partners ? partnersSection(info, all.partners) : undefined),
   },
   {
     id: "mixed",

@@ -10,6 +10,7 @@ export const scenarioNames = [
   "api-checkout",
   "api-webhook",
   "api-clicks",
+  "partners",
   "mixed",
   "launch",
   "lighthouse",
@@ -79,8 +80,8 @@ export const usage = `Usage: npm run bench -w @salelink/bench -- [options]
   --rebuild             build the API and the web app even if a build exists
   --write-docs          write docs/benchmarks.md even for a partial (--only) run: each section whose
                         scenarios all ran (foundation: api-maintenance, api-public-link, web-*;
-                        checkout: api-checkout, api-webhook; clicks: api-clicks; mixed; launch;
-                        lighthouse);
+                        checkout: api-checkout, api-webhook; clicks: api-clicks; partners; mixed;
+                        launch; lighthouse);
                         the others are kept
   --no-write-docs       never write docs/benchmarks.md
   --verbose             echo the servers' output

@@ -41,6 +41,7 @@ import { MaintenanceService } from "./modules/maintenance/service.ts";
 import { Metrics, metricsPlugin } from "./modules/metrics/index.ts";
 import { registerOrderJobs } from "./modules/orders/jobs.ts";
 import { orderRoutes } from "./modules/orders/routes.ts";
+import { PartnerAttributions } from "./modules/partners/attribution/service.ts";
 import { partnerClickRoutes } from "./modules/partners/clicks/routes.ts";
 import { partnerRoutes } from "./modules/partners/routes.ts";
 import { adminPayoutRoutes } from "./modules/payouts/admin/routes.ts";
@@ -310,7 +311,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(orderRoutes, { db, config, payments, storage, pokeJobs: authDeps.pokeJobs });
   await app.register(reportRoutes, { db, config });
   await app.register(adminExportRoutes, { db, config });
-  await app.register(checkoutRoutes, { db, config, payments });
+  const attributions = new PartnerAttributions(db, config);
+  await app.register(checkoutRoutes, { db, config, payments, attributions });
   if (payments.kind === "sandbox") {
     await app.register(sandboxPaymentRoutes, { db, pokeJobs: authDeps.pokeJobs });
   }
@@ -327,7 +329,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(clickRoutes, clickDeps);
   await app.register(partnerClickRoutes, clickDeps);
   await app.register(campaignRoutes, { db, config });
-  await app.register(partnerRoutes, { db, config, pokeJobs: authDeps.pokeJobs });
+  await app.register(partnerRoutes, { db, config, pokeJobs: authDeps.pokeJobs, attributions });
   if (devMailEnabled(config)) await app.register(devMailRoutes, { db });
 
   return app;

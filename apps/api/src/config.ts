@@ -46,6 +46,12 @@ const envSchema = z.object({
   CLICK_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** How long a campaign token's lookup is kept in memory by the click counter (archiving shows within it). */
   CLICK_TOKEN_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  /**
+   * How long an instance keeps what attributes a checkout to a partner (the creator's memberships of
+   * the codes followed, a link's rate, the self-dealing check) in memory: a change (a rate, a
+   * removal) shows within it on other instances, at once on the one that made it.
+   */
+  PARTNER_ATTRIBUTION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** Visitors the in-memory click dedup remembers per hour (without REDIS_URL); past it, repeats may count. */
   CLICK_DEDUP_MAX_VISITORS: z.coerce.number().int().min(1000).max(10_000_000).default(1_000_000),
   /**

@@ -42,6 +42,11 @@ export class TtlCache<V> {
     return value;
   }
 
+  /** Drops every entry: a change whose keys are not known one by one shows on the next read. */
+  clear(): void {
+    this.entries.clear();
+  }
+
   /** Drops keys at once: an edit on this instance shows on its next read (others within the TTL). */
   invalidate(keys: Iterable<string>): void {
     for (const key of keys) this.entries.delete(key);

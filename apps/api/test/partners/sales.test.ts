@@ -8,8 +8,9 @@ import type {
 } from "@salelink/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { campaigns, jobs, orders, users } from "../../src/db/schema/index.ts";
+import { campaigns, jobs, orders, partnerMemberships, users } from "../../src/db/schema/index.ts";
 import { releaseHoldsAsOf } from "../../src/modules/orders/service.ts";
+import { PartnerAttributions } from "../../src/modules/partners/attribution/service.ts";
 import { auditLedger, balancesOf } from "../../src/modules/wallet/ledger.ts";
 import { directSessionCookie, errorOf, insertAccount } from "../support/accounts.ts";
 import { dbKind, type TestContext, testApp } from "../support/app.ts";
@@ -314,6 +315,40 @@ describe(`a partner's commission follows the sale (${dbKind})`, () => {
     expect(await balance(p.partner.id, "available")).toBe(1000 + 400);
     expect((await myProgramme(p)).stats.money[0]).toMatchObject({ paidMinor: 1400, revenueMinor: 5000 });
     await expectLedgerClean();
+  });
+});
+
+describe(`the memory of attributions (${dbKind})`, () => {
+  it("answers repeat checkouts from memory; a change made elsewhere shows within its time, here at once", async () => {
+    const database = ctx.database.db;
+    const p = await programme(1000);
+    const attributions = new PartnerAttributions(database, { PARTNER_ATTRIBUTION_CACHE_MS: 300 });
+    const link = await helpers.newLink(p.creator.cookie);
+    const sale = {
+      creatorId: p.creator.id,
+      linkId: link.id,
+      buyerEmail: "b@example.test",
+      via: [via(p.code)],
+    };
+    expect(await attributions.attribute(sale)).toMatchObject({
+      partnerId: p.partner.id,
+      partnerRateBps: 1000,
+    });
+    // Removed by another instance (straight in the database here): still in memory for a moment.
+    await database
+      .update(partnerMemberships)
+      .set({ status: "removed" })
+      .where(eq(partnerMemberships.id, p.membershipId));
+    expect(await attributions.attribute(sale)).toMatchObject({ partnerId: p.partner.id });
+    await new Promise((r) => setTimeout(r, 350));
+    expect(await attributions.attribute(sale)).toBeNull();
+    // A change through this instance's own routes is forgotten at once.
+    const q = await programme(1000);
+    const first = await buy(q.creator, [via(q.code)]);
+    expect(first.partnerMembershipId).toBe(q.membershipId);
+    const removed = await call("DELETE", `/partner-programme/partners/${q.membershipId}`, q.creator.cookie);
+    expect(removed.statusCode).toBe(200);
+    expect((await buy(q.creator, [via(q.code)])).partnerMembershipId).toBeNull();
   });
 });
 

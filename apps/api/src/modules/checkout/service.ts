@@ -13,7 +13,6 @@ import { isWrongPromoCode } from "../catalogue/promo/limits.ts";
 import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
 import { paymentBatcher } from "../orders/batcher.ts";
 import { type ApplyResult, applyPaymentEvent } from "../orders/events.ts";
-import { attributeSale } from "../partners/attribution/service.ts";
 import { orderAccessToken } from "./order-access.ts";
 import {
   failPendingOrders,
@@ -52,7 +51,7 @@ export async function createCheckout(
   assertOnSale(link);
   // Only a visitor who followed a partner's link pays for the lookup.
   const partner = body.via?.length
-    ? await attributeSale(db, {
+    ? await deps.attributions.attribute({
         creatorId: link.ownerId,
         linkId: link.id,
         buyerEmail: body.email,

@@ -1,11 +1,14 @@
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { PaymentProvider } from "../../providers/payments/types.ts";
+import type { PartnerAttributions } from "../partners/attribution/service.ts";
 
 export interface CheckoutDeps {
   db: Db;
   config: Config;
   payments: PaymentProvider;
+  /** What attributes a checkout to a creator's partner (`via`), with its memory. */
+  attributions: PartnerAttributions;
 }
 
 /** What checkout needs to know of its caller: the limits counted per client address and buyer. */

@@ -48,6 +48,11 @@ export const partnerRoutes: FastifyPluginAsyncZod<PartnerDeps> = async (app, dep
   const { db } = deps;
   const config = { auth: "user" } as const;
   const creatorTags = ["partner-programme"];
+  // Any change here (a programme, a rate, a membership) shows on this instance's next checkout;
+  // other instances see it within PARTNER_ATTRIBUTION_CACHE_MS (decision 035).
+  app.addHook("onResponse", async (request, reply) => {
+    if (request.method !== "GET" && reply.statusCode < 400) deps.attributions?.forget();
+  });
   const partnerTags = ["programmes"];
 
   app.get(

@@ -32,6 +32,7 @@ import { hashToken, randomToken } from "../../lib/tokens.ts";
 import { claimableOf } from "../affiliates/queries.ts";
 import { creatorTags, queueRevalidate } from "../catalogue/revalidate.ts";
 import { queueMail } from "../mail/jobs.ts";
+import type { PartnerAttributions } from "./attribution/service.ts";
 import * as q from "./queries.ts";
 
 /*
@@ -43,6 +44,8 @@ import * as q from "./queries.ts";
 export interface PartnerDeps {
   db: Db;
   config: Config;
+  /** Checkout's memory of attributions: forgotten when a programme or a membership changes here. */
+  attributions?: PartnerAttributions;
   /** Wakes the job worker once a transaction that queued mail has committed. */
   pokeJobs(): void;
 }

@@ -84,7 +84,12 @@ export const insufficientFunds = () =>
  * all of that creator's payments. Only these accounts, only credits: a debit folds the credits first
  * and then goes through the row and its CHECK. `available` keeps no deltas (payouts read its row).
  */
-export const deferredCreditAccounts: readonly LedgerAccount[] = ["pending", "affiliate_pending"];
+export const deferredCreditAccounts: readonly LedgerAccount[] = [
+  "pending",
+  "affiliate_pending",
+  // A partner whose link a launch's buyers follow is credited by every sale, like its creator.
+  "partner_pending",
+];
 
 const keyOf = (e: { ownerId: string; account: LedgerAccount; currency: Currency }) =>
   `${e.ownerId}|${e.account}|${e.currency}`;

@@ -15,8 +15,10 @@ const creators = alias(users, "creators");
  * sale needs: the programme's window and default rate, and both accounts' e-mails for the
  * self-dealing checks. A suspended or deleted partner brings nothing.
  */
-export function activeMembershipsByCodes(db: DbOrTx, params: { creatorId: string; codes: string[] }) {
-  return db
+export async function activeMembershipsByCodes(db: DbOrTx, params: { creatorId: string; codes: string[] }) {
+  // Awaited here: a drizzle query is a thenable that runs again on each `then`, and callers keep
+  // the promise (the attributions' memory).
+  return await db
     .select({
       membershipId: partnerMemberships.id,
       partnerId: partnerMemberships.partnerId,

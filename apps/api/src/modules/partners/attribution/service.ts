@@ -1,5 +1,7 @@
 import type { PartnerBlockReason, PartnerVia } from "@salelink/contracts";
+import type { Config } from "../../../config.ts";
 import type { DbOrTx } from "../../../db/client.ts";
+import { TtlCache } from "../../../lib/ttl-cache.ts";
 import { sharedSignal } from "../../affiliates/self-referral/service.ts";
 import { normaliseEmail } from "../../affiliates/self-referral/signals.ts";
 import { activeMembershipsByCodes, linkRateOf } from "./queries.ts";
@@ -26,44 +28,79 @@ export interface PartnerAttribution {
 const clockSkewMs = 5 * 60_000;
 const dayMs = 86_400_000;
 
-export async function attributeSale(
-  db: DbOrTx,
-  sale: { creatorId: string; linkId: string; buyerEmail: string; via: PartnerVia[] | undefined },
-  now: Date = new Date(),
-): Promise<PartnerAttribution | null> {
-  const followed = (sale.via ?? []).filter((v) => v.at <= now.getTime() + clockSkewMs);
-  if (followed.length === 0) return null;
-  const candidates = await activeMembershipsByCodes(db, {
-    creatorId: sale.creatorId,
-    codes: [...new Set(followed.map((v) => v.code))],
-  });
-  if (candidates.length === 0) return null;
-  // Newest click first, whatever order the browser sent them in.
-  const winner = [...followed]
-    .sort((a, b) => b.at - a.at)
-    .flatMap((v) => {
-      const m = candidates.find((c) => c.code === v.code);
-      return m && now.getTime() - v.at <= m.windowDays * dayMs ? [m] : [];
-    })[0];
-  if (!winner) return null;
+type Candidates = Awaited<ReturnType<typeof activeMembershipsByCodes>>;
 
-  const rate =
-    (await linkRateOf(db, { creatorId: sale.creatorId, linkId: sale.linkId })) ?? winner.defaultRateBps;
-  let blocked: PartnerBlockReason | null = null;
-  if (normaliseEmail(sale.buyerEmail) === normaliseEmail(winner.partnerEmail)) blocked = "self-purchase";
-  else if (
-    await sharedSignal(
-      db,
-      { id: winner.partnerId, email: winner.partnerEmail },
-      { id: sale.creatorId, email: winner.creatorEmail },
-    )
+/**
+ * What attributing reads, kept `PARTNER_ATTRIBUTION_CACHE_MS` in memory: a launch's buyers follow
+ * one partner's link by the thousand, and three reads per checkout cost a third of its rate
+ * (measured, docs/benchmarks.md). A change shows within that time (at once with 0).
+ */
+export class PartnerAttributions {
+  private readonly candidates: TtlCache<Candidates>;
+  private readonly rates: TtlCache<number | null>;
+  private readonly signals: TtlCache<boolean>;
+
+  constructor(
+    private readonly db: DbOrTx,
+    config: Pick<Config, "PARTNER_ATTRIBUTION_CACHE_MS">,
   ) {
-    blocked = "shared-signals";
+    const options = { ttlMs: config.PARTNER_ATTRIBUTION_CACHE_MS, maxEntries: 10_000 };
+    this.candidates = new TtlCache(options);
+    this.rates = new TtlCache(options);
+    this.signals = new TtlCache(options);
   }
-  return {
-    partnerMembershipId: winner.membershipId,
-    partnerId: winner.partnerId,
-    partnerRateBps: rate,
-    partnerBlocked: blocked,
-  };
+
+  /** A programme, a rate or a membership changed on this instance: it shows on the next checkout. */
+  forget(): void {
+    this.candidates.clear();
+    this.rates.clear();
+    this.signals.clear();
+  }
+
+  /** The attribution of a checkout of `linkId` by `buyerEmail`, or null. */
+  async attribute(
+    sale: { creatorId: string; linkId: string; buyerEmail: string; via: PartnerVia[] | undefined },
+    now: Date = new Date(),
+  ): Promise<PartnerAttribution | null> {
+    const followed = (sale.via ?? []).filter((v) => v.at <= now.getTime() + clockSkewMs);
+    if (followed.length === 0) return null;
+    const codes = [...new Set(followed.map((v) => v.code))].sort();
+    const candidates = await this.candidates.get(`${sale.creatorId}|${codes.join(",")}`, () =>
+      activeMembershipsByCodes(this.db, { creatorId: sale.creatorId, codes }),
+    );
+    if (candidates.length === 0) return null;
+    // Newest click first, whatever order the browser sent them in.
+    const winner = [...followed]
+      .sort((a, b) => b.at - a.at)
+      .flatMap((v) => {
+        const m = candidates.find((c) => c.code === v.code);
+        return m && now.getTime() - v.at <= m.windowDays * dayMs ? [m] : [];
+      })[0];
+    if (!winner) return null;
+
+    const linkRate = await this.rates.get(`${sale.creatorId}|${sale.linkId}`, () =>
+      linkRateOf(this.db, { creatorId: sale.creatorId, linkId: sale.linkId }),
+    );
+    let blocked: PartnerBlockReason | null = null;
+    if (normaliseEmail(sale.buyerEmail) === normaliseEmail(winner.partnerEmail)) blocked = "self-purchase";
+    else if (
+      await this.signals.get(`${winner.partnerId}|${sale.creatorId}`, async () =>
+        Boolean(
+          await sharedSignal(
+            this.db,
+            { id: winner.partnerId, email: winner.partnerEmail },
+            { id: sale.creatorId, email: winner.creatorEmail },
+          ),
+        ),
+      )
+    ) {
+      blocked = "shared-signals";
+    }
+    return {
+      partnerMembershipId: winner.membershipId,
+      partnerId: winner.partnerId,
+      partnerRateBps: linkRate ?? winner.defaultRateBps,
+      partnerBlocked: blocked,
+    };
+  }
 }
