@@ -133,16 +133,18 @@ clicks must keep the click counter's rate):
   measured clicks carry, one for the clicks' warm-up.
 - **Checkouts**: \`POST /stripe/checkout\` of the demo link, each a new buyer, **A** without \`via\`,
   **B** with \`via: [{ code, at }]\` (the partner's code, followed a minute before): B's checkouts look
-  the code up (the creator's active memberships, the link's rate, the self-dealing checks) and store
+  the code up (the creator's active memberships, the link's rate, the self-dealing checks, kept
+  `PARTNER_ATTRIBUTION_CACHE_MS` in memory: decision 035) and store
   the partner and the rate on the pending order. Each kind is warmed up for ${info.warmup} s, then measured
-  A, B, A, B, back to back, so a machine whose speed drifts during the run weighs on both kinds alike;
+  A, B, B, A, back to back, so a machine whose speed drifts during the run weighs on both kinds alike;
   a kind's rate is the mean of its two rounds, and **B/A** the ratio of those means (the latencies
   shown are the worse round's).
 - **Payments**: signed sandbox \`payment.succeeded\` events (as \`api-webhook\`), A paying the orders of
   A's checkouts, B those of B's, each event a new id for a pending order of its kind, warmed up and
   alternated the same way. Paying a B order also computes the partner's commission (out of the
   creator's share) and posts it to the partner's \`partner_pending\` account in the same \`order_paid\`
-  transaction: one more ledger entry and one more balance row (the partner's) per sale. Between the
+  transaction: one more ledger entry and one more balance credit (the partner's, deferred and folded
+  later like the creator's, decision 030) per sale. Between the
   warm-ups and the rounds, each kind's pending orders are topped up with checkouts of that kind to
   about twice what the rounds need at the warm-up's rate, and both kinds are then warmed up again
   (the top-up's load would otherwise weigh on the first round); a round whose events were answered

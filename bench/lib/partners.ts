@@ -2,7 +2,7 @@
  * Partner programmes (issue 20, "Performance and scale"): what attribution costs, measured side by
  * side in one run on PostgreSQL. The demo link's creator gets a programme and partners
  * (partners-seed.ts); checkouts without `via` (A) and with the partner's code (B), then the payments
- * of each kind's orders, alternated A, B, A, B (partners-pairs.ts); the orders and the ledger checked
+ * of each kind's orders, alternated A, B, B, A (partners-pairs.ts); the orders and the ledger checked
  * in SQL; then partner clicks beside campaign clicks (partners-clicks.ts), checked after the API's
  * clean stop. Goals: B/A ≥ 0.9 for checkouts and for payments; partner clicks ≥ 10,000/s, none lost.
  */
