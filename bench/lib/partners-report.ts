@@ -134,7 +134,7 @@ clicks must keep the click counter's rate):
 - **Checkouts**: \`POST /stripe/checkout\` of the demo link, each a new buyer, **A** without \`via\`,
   **B** with \`via: [{ code, at }]\` (the partner's code, followed a minute before): B's checkouts look
   the code up (the creator's active memberships, the link's rate, the self-dealing checks, kept
-  `PARTNER_ATTRIBUTION_CACHE_MS` in memory: decision 035) and store
+  \`PARTNER_ATTRIBUTION_CACHE_MS\` in memory: decision 035) and store
   the partner and the rate on the pending order. Each kind is warmed up for ${info.warmup} s, then measured
   A, B, B, A, back to back, so a machine whose speed drifts during the run weighs on both kinds alike;
   a kind's rate is the mean of its two rounds, and **B/A** the ratio of those means (the latencies
