@@ -316,7 +316,11 @@ test.describe("affiliates", () => {
     const { token } = (await created.json()) as { token: string };
     // The attack: the referrer signs a second account up through its own link, from the same client.
     const email = uniqueEmail("aff-self-second");
-    const second = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl } });
+    const second = await request.newContext({
+      baseURL: apiUrl,
+      extraHTTPHeaders: { origin: webUrl },
+      userAgent: referrer.userAgent,
+    });
     const signup = await second.post(`/auth/signup?ref=${token}`, {
       data: { email, password: PASSWORD, acceptTerms: true, locale: "en", turnstileToken: "e2e" },
     });

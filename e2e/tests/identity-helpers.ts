@@ -15,6 +15,8 @@ export interface Account {
   email: string;
   /** Signed in as the account (the browser's origin, as the API requires). */
   api: APIRequestContext;
+  /** The user agent it signed up with: its device, with the loopback address. */
+  userAgent: string;
 }
 
 const address = { line1: "12 Calle Mayor", city: "Madrid", postalCode: "28013", country: "ES" };
@@ -27,11 +29,8 @@ export async function freshAccount(label: string, onboarding: Onboarding, locale
   const email = uniqueEmail(label);
   // A device of its own (the sign-up's address and user agent are a strong signal: two accounts
   // signed up from one device are one person's, and earn each other no commission).
-  const api = await request.newContext({
-    baseURL: apiUrl,
-    extraHTTPHeaders: { origin: webUrl },
-    userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36 e2e/${email}`,
-  });
+  const userAgent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36 e2e/${email}`;
+  const api = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl }, userAgent });
   const signup = await api.post("/auth/signup", {
     data: { email, password: PASSWORD, acceptTerms: true, locale, turnstileToken: "e2e" },
   });
@@ -52,7 +51,7 @@ export async function freshAccount(label: string, onboarding: Onboarding, locale
           };
     expect((await api.post("/profile/onboarding", { data: body })).status()).toBe(200);
   }
-  return { email, api };
+  return { email, api, userAgent };
 }
 
 /** Signs in through the sign-in page, in the page's language: the dashboard, or onboarding when not done. */
