@@ -27,35 +27,8 @@ export async function sellOnce(
   expect(link.status()).toBe(201);
   const { id: linkId, token } = (await link.json()) as { id: string; token: string };
 
-  const buyer = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl } });
-  try {
-    const checkout = await buyer.post("/stripe/checkout", {
-      data: { token, email: uniqueEmail(names.buyer), locale: "en" },
-    });
-    expect(checkout.status()).toBe(201);
-    const { orderId, checkoutSecret, paymentId } = (await checkout.json()) as {
-      orderId: string;
-      checkoutSecret: string;
-      paymentId: string;
-    };
-    const confirm = await buyer.post(`/sandbox/payments/${paymentId}/confirm`, {
-      data: { card: "4242424242424242", expiry: "12/34", cvc: "123" },
-    });
-    expect(confirm.ok()).toBe(true);
-    // The payment's event reaches the ledger through a job: wait until the order is paid.
-    await expect
-      .poll(
-        async () => {
-          const res = await buyer.get(`/checkout/${orderId}?secret=${checkoutSecret}`);
-          return ((await res.json()) as { status: string }).status;
-        },
-        { timeout: 20_000 },
-      )
-      .toBe("paid");
-    return { profileId, linkId, title, orderId };
-  } finally {
-    await buyer.dispose();
-  }
+  const { orderId } = await buyLink(token, uniqueEmail(names.buyer));
+  return { profileId, linkId, title, orderId };
 }
 
 export interface TokenSale {
@@ -78,12 +51,25 @@ export async function sellWithTokens(
   expect(link.status()).toBe(201);
   const { token: linkToken } = (await link.json()) as { token: string };
   const buyerEmail = uniqueEmail("ops-buyer");
+  const { orderToken } = await buyLink(linkToken, buyerEmail);
+  return { title, linkToken, orderToken, buyerEmail };
+}
+
+/**
+ * An anonymous buyer pays for the link with the sandbox's test card; resolves once the order is
+ * paid, with its id and the order page's token.
+ */
+export async function buyLink(
+  linkToken: string,
+  buyerEmail: string,
+  locale = "en",
+): Promise<{ orderId: string; orderToken: string }> {
   const buyer = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl } });
   try {
     const checkout = await buyer.post("/stripe/checkout", {
-      data: { token: linkToken, email: buyerEmail, locale: "en" },
+      data: { token: linkToken, email: buyerEmail, locale },
     });
-    expect(checkout.status()).toBe(201);
+    expect(checkout.status(), await checkout.text()).toBe(201);
     const { orderId, checkoutSecret, paymentId } = (await checkout.json()) as {
       orderId: string;
       checkoutSecret: string;
@@ -93,6 +79,7 @@ export async function sellWithTokens(
       data: { card: "4242424242424242", expiry: "12/34", cvc: "123" },
     });
     expect(confirm.ok()).toBe(true);
+    // The payment's event reaches the ledger through a job: wait until the order is paid.
     let orderToken: string | null = null;
     await expect
       .poll(
@@ -106,7 +93,7 @@ export async function sellWithTokens(
       )
       .toBe("paid");
     if (!orderToken) throw new Error("the paid order has no token");
-    return { title, linkToken, orderToken, buyerEmail };
+    return { orderId, orderToken };
   } finally {
     await buyer.dispose();
   }

@@ -48,6 +48,7 @@ import { adminPayoutRoutes } from "./modules/payouts/admin/routes.ts";
 import { bankAccountRoutes } from "./modules/payouts/bank-accounts/routes.ts";
 import { registerPayoutJobs } from "./modules/payouts/events.ts";
 import { payoutRoutes } from "./modules/payouts/routes.ts";
+import { purchaseRoutes } from "./modules/purchases/routes.ts";
 import { reportRoutes } from "./modules/reports/routes.ts";
 import { registerUploadJobs } from "./modules/uploads/cleanup.ts";
 import { uploadRoutes } from "./modules/uploads/routes.ts";
@@ -309,6 +310,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminOverviewRoutes, { db });
   await app.register(adminReportRoutes, { db, config, publicCache, pokeJobs: authDeps.pokeJobs });
   await app.register(orderRoutes, { db, config, payments, storage, pokeJobs: authDeps.pokeJobs });
+  await app.register(purchaseRoutes, { db, config, storage, pokeJobs: authDeps.pokeJobs });
   await app.register(reportRoutes, { db, config });
   await app.register(adminExportRoutes, { db, config });
   const attributions = new PartnerAttributions(db, config);

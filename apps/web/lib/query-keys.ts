@@ -20,6 +20,8 @@ export const queryKeys = {
   runtimeConfig: ["runtime-config"],
   devMail: ["dev", "mail"],
   promoCodes: ["promo-codes"],
+  /** The account's own library (issue 21): what its verified address bought. */
+  purchases: ["purchases"],
   /** A claim changes every figure under `all`. */
   affiliates: {
     all: ["affiliates"],

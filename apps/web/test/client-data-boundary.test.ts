@@ -46,6 +46,9 @@ describe("the client data library stays off the buyer pages (decision 026)", () 
     "app/[locale]/(site)/order/[token]/page.tsx",
     "app/[locale]/(site)/app/creator/[id]/page.tsx",
     "app/[locale]/(site)/c/[id]/page.tsx",
+    "app/[locale]/(site)/purchases/page.tsx",
+    "app/[locale]/(site)/purchases/open/[token]/page.tsx",
+    "app/[locale]/(site)/purchases/library/page.tsx",
   ])("%s and the shell import no module that loads it", (page) => {
     expect(usersOfLibrary([...shell, page])).toEqual([]);
   });

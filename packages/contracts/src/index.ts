@@ -18,6 +18,7 @@ export * from "./partner-sales.ts";
 export * from "./partners.ts";
 export * from "./payouts.ts";
 export * from "./profile.ts";
+export * from "./purchases.ts";
 export * from "./return-path.ts";
 export * from "./uploads.ts";
 export * from "./wallet.ts";

@@ -10,6 +10,7 @@ import { orderMessages } from "./catalogue/orders.ts";
 import { partnerMessages } from "./catalogue/partners.ts";
 import { payoutMessages } from "./catalogue/payouts.ts";
 import { platformMessages } from "./catalogue/platform.ts";
+import { purchaseMessages } from "./catalogue/purchases.ts";
 import { reportMessages } from "./catalogue/reports.ts";
 import { uploadMessages } from "./catalogue/uploads.ts";
 import { walletMessages } from "./catalogue/wallet.ts";
@@ -33,6 +34,7 @@ export const moduleCatalogues: Record<string, Catalogue> = {
   orders: orderMessages,
   partners: partnerMessages,
   payouts: payoutMessages,
+  purchases: purchaseMessages,
   reports: reportMessages,
   uploads: uploadMessages,
   wallet: walletMessages,

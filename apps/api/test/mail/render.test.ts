@@ -17,11 +17,18 @@ const params: MailTemplateParams = {
   "reset-password": { url, expiresInHours: 2 },
   "delete-account": { url, expiresInHours: 24 },
   "password-changed": {},
-  "order-receipt": { url, title: "Sunset pack", creator: "Ada & co", amount: "€15.00" },
+  "order-receipt": {
+    url,
+    libraryUrl: "https://app.salelink.test/purchases",
+    title: "Sunset pack",
+    creator: "Ada & co",
+    amount: "€15.00",
+  },
   "order-refunded": { title: "Sunset pack", amount: "€15.00" },
   "order-unfulfilled": { title: "Sunset pack", amount: "€15.00", reason: "sold-out" },
   "link-removed": { url, title: "Sunset pack", reason: "A copyright claim & its proof" },
   "partner-invitation": { url, creator: "Ada & co", rate: "10%", expiresInDays: 7 },
+  "purchases-link": { url, expiresInHours: 1 },
 };
 
 /** Every text of a catalogue by its dotted key: "reset-password.expires.one" → "…". */
@@ -92,7 +99,9 @@ describe("renderMail", () => {
       expect(mail.html).not.toContain("<a ");
     } else {
       expect(mail.text).toContain(`\n${url}\n`);
-      expect(findLinks(mail.text)).toEqual([url]);
+      // A receipt also says where every purchase of the address can be found again.
+      const extra = template === "order-receipt" ? ["https://app.salelink.test/purchases"] : [];
+      expect(findLinks(mail.text)).toEqual([url, ...extra]);
       // Escaped in the attribute and the visible fallback: a raw "&" is invalid HTML.
       expect(mail.html).toContain(`href="${url.replace("&", "&amp;")}"`);
       expect(mail.html).not.toContain(url);

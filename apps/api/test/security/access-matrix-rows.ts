@@ -2,10 +2,16 @@ import { type Caller, newParty, type Party, type World } from "./access-fixtures
 import type { Row } from "./access-rows.ts";
 import { accountRows } from "./access-rows-account.ts";
 import { partnerRows } from "./access-rows-partners.ts";
+import { purchaseRows } from "./access-rows-purchases.ts";
 import { shopRows } from "./access-rows-shop.ts";
 
 /** Every route's row of the access matrix, read by the matrix and by tests that replay its calls. */
-export const matrixRows: Record<string, Row> = { ...accountRows, ...shopRows, ...partnerRows };
+export const matrixRows: Record<string, Row> = {
+  ...accountRows,
+  ...shopRows,
+  ...partnerRows,
+  ...purchaseRows,
+};
 
 /** The owner goes last: its call may change what the others must be refused. */
 export const callerOrder: readonly Caller[] = ["anonymous", "buyer", "other", "admin", "creator"];

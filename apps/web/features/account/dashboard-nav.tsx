@@ -14,6 +14,7 @@ const items = [
   { href: "/account/partners", key: "partners" },
   { href: "/account/programmes", key: "programmes" },
   { href: "/account/promo-codes", key: "promoCodes" },
+  { href: "/account/purchases", key: "purchases" },
   { href: "/account/portfolio", key: "portfolio" },
   { href: "/account/profiles", key: "profiles" },
   { href: "/account/settings", key: "settings" },

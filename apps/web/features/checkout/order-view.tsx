@@ -129,6 +129,9 @@ export async function OrderView({ locale, token, area }: { locale: Locale; token
 
       <aside className="order-help">
         <p className="order-private">{t("keepPrivate")}</p>
+        <p>
+          <Link href="/purchases">{t("findAll")}</Link>
+        </p>
         <div className="card order-report">
           <div>
             <h2>{t("reportTitle")}</h2>

@@ -8,6 +8,7 @@ export async function SiteFooter() {
       <div className="container footer-inner">
         <p>© 2026 Salelink · {t("tagline")}</p>
         <nav aria-label={t("legal")}>
+          <Link href="/purchases">{t("purchases")}</Link>
           <Link href="/legal/privacy">{t("privacy")}</Link>
           <Link href="/legal/terms">{t("terms")}</Link>
           <Link href="/legal/cookies">{t("cookies")}</Link>

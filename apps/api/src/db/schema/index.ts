@@ -10,6 +10,7 @@ export * from "./maintenance.ts";
 export * from "./orders.ts";
 export * from "./partners.ts";
 export * from "./payouts.ts";
+export * from "./purchases.ts";
 export * from "./rollups.ts";
 export * from "./stock.ts";
 export * from "./users.ts";

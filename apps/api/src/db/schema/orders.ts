@@ -96,6 +96,8 @@ export const orders = pgTable(
     // The dashboard rollups (decision 031): the orders changed since the last refresh, a creator's
     // orders of one payment day, the latest sales, and the sales still held, each without a scan.
     index("orders_updated_idx").on(t.updatedAt),
+    // A buyer's library: the orders paid with an address (issue 21).
+    index("orders_buyer_paid_idx").on(t.buyerEmail, t.paidAt).where(sql`${t.paidAt} is not null`),
     index("orders_creator_paid_idx").on(t.creatorId, t.paidAt).where(sql`${t.paidAt} is not null`),
     index("orders_creator_held_idx")
       .on(t.creatorId, t.availableAt)

@@ -81,7 +81,7 @@ const builders: { [K in MailTemplate]: Builder<K> } = {
       heading: line(m.heading),
       body: [line(m.body, values)],
       action: { label: line(m.action), url: params.url },
-      notes: [line(m.keep)],
+      notes: [line(m.keep), line(m.library, { libraryUrl: params.libraryUrl })],
       reason: "purchase",
     };
   },
@@ -114,6 +114,15 @@ const builders: { [K in MailTemplate]: Builder<K> } = {
     body: [line(m.body, { title: params.title }), line(m.reason, { reason: params.reason })],
     action: { label: line(m.action), url: params.url },
     notes: [line(m.buyers)],
+  }),
+  "purchases-link": ({ "purchases-link": m }, params, locale) => ({
+    subject: line(m.subject),
+    preview: line(m.preview),
+    heading: line(m.heading),
+    body: [line(m.body)],
+    action: { label: line(m.action), url: params.url },
+    notes: [expiry(m.expires, params.expiresInHours, locale), line(m.ignore)],
+    reason: "purchase",
   }),
   "partner-invitation": ({ "partner-invitation": m }, params, locale) => {
     const values = { creator: params.creator, rate: params.rate };

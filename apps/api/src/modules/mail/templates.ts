@@ -18,6 +18,8 @@ export const mailParamsSchemas = {
   "password-changed": z.object({}),
   "order-receipt": z.object({
     url: linkSchema,
+    /** The buyer's library page (`/purchases`): every purchase of the address, by e-mail. */
+    libraryUrl: linkSchema,
     title: z.string().max(200),
     creator: z.string().max(100),
     /** Already formatted in the buyer's language ("€15.00"). */
@@ -41,6 +43,8 @@ export const mailParamsSchemas = {
     /** The moderator's note, as written: why the link was taken down. */
     reason: z.string().max(500),
   }),
+  /** The one-time link to a buyer's library: every order paid with the address (issue 21). */
+  "purchases-link": z.object({ url: linkSchema, expiresInHours: expiresInHoursSchema }),
   /** A creator invites someone into their partner programme (issue 20). */
   "partner-invitation": z.object({
     url: linkSchema,
@@ -100,6 +104,11 @@ export const mailJobPayloadSchema = z.discriminatedUnion("template", [
     ...recipient,
     template: z.literal("partner-invitation"),
     params: mailParamsSchemas["partner-invitation"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("purchases-link"),
+    params: mailParamsSchemas["purchases-link"],
   }),
 ]);
 

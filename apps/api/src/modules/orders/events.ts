@@ -169,6 +169,7 @@ export function receiptMail(
       template: "order-receipt",
       params: {
         url: `${config.WEB_ORIGIN}/order/${token}`,
+        libraryUrl: `${config.WEB_ORIGIN}/purchases`,
         title: link?.title ?? "",
         creator: link?.creator ?? "",
         amount,

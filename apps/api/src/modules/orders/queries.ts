@@ -1,5 +1,5 @@
 import type { AdminOrderListQuery } from "@salelink/contracts";
-import { and, desc, eq, ilike, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, ilike, inArray, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import type { DbOrTx } from "../../db/client.ts";
@@ -333,10 +333,11 @@ export async function refundAsked(db: DbOrTx, orderId: string): Promise<boolean>
 
 // --- The buyer's order page ----------------------------------------------------------------------
 
-/** The order behind a receipt's token (by its hash), with its link, creator and file. */
-export async function orderPageRow(db: DbOrTx, accessTokenHash: string) {
-  const [row] = await db
+/** What the order page shows of an order: its link, creator and file. */
+function orderPageRows(db: DbOrTx) {
+  return db
     .select({
+      id: orders.id,
       status: orders.status,
       totalMinor: orders.totalMinor,
       currency: orders.currency,
@@ -356,8 +357,59 @@ export async function orderPageRow(db: DbOrTx, accessTokenHash: string) {
     .innerJoin(links, eq(links.id, orders.linkId))
     .leftJoin(creatorProfiles, eq(creatorProfiles.id, links.profileId))
     .leftJoin(files, and(eq(files.id, links.fileId), eq(files.ownerId, links.ownerId)))
-    .where(eq(orders.accessTokenHash, accessTokenHash));
+    .$dynamic();
+}
+export type OrderPageRow = NonNullable<Awaited<ReturnType<typeof orderPageRow>>>;
+
+/** The order behind a receipt's token (by its hash), with its link, creator and file. */
+export async function orderPageRow(db: DbOrTx, accessTokenHash: string) {
+  const [row] = await orderPageRows(db).where(eq(orders.accessTokenHash, accessTokenHash));
   return row ?? null;
+}
+
+/**
+ * The orders a buyer paid with this address (checkout stores it lower-cased), newest first, paid
+ * or refunded since: the buyer's library (issue 21).
+ */
+export async function ordersOfBuyer(db: DbOrTx, params: { email: string; limit: number }) {
+  return orderPageRows(db)
+    .where(
+      and(
+        eq(orders.buyerEmail, params.email),
+        isNotNull(orders.paidAt),
+        inArray(orders.status, ["paid", "refunded"]),
+      ),
+    )
+    // A payment's time is the provider's, to the second: the checkout's breaks ties.
+    .orderBy(desc(orders.paidAt), desc(orders.createdAt), desc(orders.id))
+    .limit(params.limit);
+}
+
+/** The buyer's paid (or refunded) order by its token's hash, when it was paid with this address. */
+export async function orderOfBuyer(db: DbOrTx, params: { email: string; accessTokenHash: string }) {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.accessTokenHash, params.accessTokenHash),
+        eq(orders.buyerEmail, params.email),
+        isNotNull(orders.paidAt),
+        inArray(orders.status, ["paid", "refunded"]),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** Whether the address paid for anything (the library's link is sent only then). */
+export async function buyerHasOrders(db: DbOrTx, params: { email: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.buyerEmail, params.email), isNotNull(orders.paidAt)))
+    .limit(1);
+  return row !== undefined;
 }
 
 // --- The console's order search ------------------------------------------------------------------

@@ -15,7 +15,14 @@ import type { PaymentProvider } from "../../providers/payments/types.ts";
 import type { ObjectStorage } from "../../providers/storage/index.ts";
 import { audit } from "../audit/queries.ts";
 import { releaseHold } from "./events.ts";
-import { dueHoldOrderIds, orderPageRow, refundAsked, refundCandidate, searchOrderRows } from "./queries.ts";
+import {
+  dueHoldOrderIds,
+  type OrderPageRow,
+  orderPageRow,
+  refundAsked,
+  refundCandidate,
+  searchOrderRows,
+} from "./queries.ts";
 
 export interface OrderDeps {
   db: Db;
@@ -37,6 +44,11 @@ export async function orderByToken(
   const row = await orderPageRow(deps.db, hashToken(token));
   // Only paid orders have a token; a refunded one keeps its page but not its content.
   if (!row) throw notFound("Order");
+  return orderView(deps.storage, row);
+}
+
+/** What the order page shows of an order: a paid one's file behind short-lived signed URLs. */
+export async function orderView(storage: ObjectStorage, row: OrderPageRow): Promise<OrderView> {
   const expiresAt = new Date(Date.now() + FILE_URL_SECONDS * 1000);
   const filesOut: OrderView["files"] = [];
   if (
@@ -52,8 +64,8 @@ export async function orderByToken(
       kind: fileKindSchema.catch("other").parse(row.kind),
       contentType: row.contentType,
       sizeBytes: row.sizeBytes,
-      viewUrl: await deps.storage.signedUrl(row.storageKey, { ...options, purpose: "original-view" }),
-      downloadUrl: await deps.storage.signedUrl(row.storageKey, {
+      viewUrl: await storage.signedUrl(row.storageKey, { ...options, purpose: "original-view" }),
+      downloadUrl: await storage.signedUrl(row.storageKey, {
         ...options,
         purpose: "original-download",
         downloadName: row.originalName,
