@@ -372,17 +372,19 @@ export async function orderPageRow(db: DbOrTx, accessTokenHash: string) {
  * or refunded since: the buyer's library (issue 21).
  */
 export async function ordersOfBuyer(db: DbOrTx, params: { email: string; limit: number }) {
-  return orderPageRows(db)
-    .where(
-      and(
-        eq(orders.buyerEmail, params.email),
-        isNotNull(orders.paidAt),
-        inArray(orders.status, ["paid", "refunded"]),
-      ),
-    )
-    // A payment's time is the provider's, to the second: the checkout's breaks ties.
-    .orderBy(desc(orders.paidAt), desc(orders.createdAt), desc(orders.id))
-    .limit(params.limit);
+  return (
+    orderPageRows(db)
+      .where(
+        and(
+          eq(orders.buyerEmail, params.email),
+          isNotNull(orders.paidAt),
+          inArray(orders.status, ["paid", "refunded"]),
+        ),
+      )
+      // A payment's time is the provider's, to the second: the checkout's breaks ties.
+      .orderBy(desc(orders.paidAt), desc(orders.createdAt), desc(orders.id))
+      .limit(params.limit)
+  );
 }
 
 /** The buyer's paid (or refunded) order by its token's hash, when it was paid with this address. */
