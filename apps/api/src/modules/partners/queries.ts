@@ -10,6 +10,7 @@ import {
   partnerProgrammes,
   users,
 } from "../../db/schema/index.ts";
+import { type ProfileKey, profileIs } from "../catalogue/public/queries.ts";
 
 /*
  * Every query of the partner programmes. Creator-side queries carry the creator's id in their
@@ -482,15 +483,12 @@ export async function spendInvitation(db: DbOrTx, params: { tokenHash: string; n
  * The programme of a creator profile's owner, by the profile's id or handle (as `/c/{id}` finds the
  * profile: see catalogue/public/queries.ts), when the owner is in good standing.
  */
-export async function programmeOfProfile(db: DbOrTx, params: { id?: string; handle?: string }) {
-  const where = params.id
-    ? eq(creatorProfiles.id, params.id)
-    : eq(creatorProfiles.handle, params.handle ?? "");
+export async function programmeOfProfile(db: DbOrTx, key: ProfileKey) {
   const [row] = await db
     .select(programmeColumns)
     .from(creatorProfiles)
     .innerJoin(partnerProgrammes, eq(partnerProgrammes.creatorId, creatorProfiles.ownerId))
-    .where(and(where, accountInGoodStanding(creatorProfiles.ownerId)))
+    .where(and(profileIs(key), accountInGoodStanding(creatorProfiles.ownerId)))
     .limit(1);
   return row ?? null;
 }

@@ -23,13 +23,13 @@ import {
   type Programmes,
   type PublicProgramme,
 } from "@salelink/contracts";
-import { z } from "zod";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { AppError, validation } from "../../lib/errors.ts";
 import { isUniqueViolation } from "../../lib/pg-errors.ts";
 import { hashToken, randomToken } from "../../lib/tokens.ts";
 import { claimableOf } from "../affiliates/queries.ts";
+import { profileKeyOf } from "../catalogue/public/service.ts";
 import { creatorTags, queueRevalidate } from "../catalogue/revalidate.ts";
 import { queueMail } from "../mail/jobs.ts";
 import type { PartnerAttributions } from "./attribution/service.ts";
@@ -435,11 +435,7 @@ export async function myMembership(db: Db, partnerId: string, membershipId: stri
 
 /** The programme of a creator profile's owner, as anyone sees it; 404 when off or never saved. */
 export async function publicProgramme(db: Db, profileIdOrHandle: string): Promise<PublicProgramme> {
-  const isId = z.uuid().safeParse(profileIdOrHandle).success;
-  const row = await q.programmeOfProfile(
-    db,
-    isId ? { id: profileIdOrHandle } : { handle: profileIdOrHandle.toLowerCase() },
-  );
+  const row = await q.programmeOfProfile(db, profileKeyOf(profileIdOrHandle));
   if (!row?.enabled) throw new AppError("NotFoundException", "This programme was not found.");
   return {
     creatorId: row.creatorId,

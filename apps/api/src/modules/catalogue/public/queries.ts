@@ -60,10 +60,15 @@ export async function findPublicLink(db: DbOrTx, params: { token: string }) {
   return row ?? null;
 }
 
-export async function findPublicProfile(db: DbOrTx, params: { id?: string; handle?: string }) {
-  const where = params.id
-    ? eq(creatorProfiles.id, params.id)
-    : eq(creatorProfiles.handle, params.handle ?? "");
+/** How `/c/{id}` names a profile: by its id, or by its handle (lower-cased). */
+export type ProfileKey = { id: string } | { handle: string };
+
+/** The profile a key names, as a condition (the creator page's, and its partner programme's). */
+export const profileIs = (key: ProfileKey) =>
+  "id" in key ? eq(creatorProfiles.id, key.id) : eq(creatorProfiles.handle, key.handle);
+
+export async function findPublicProfile(db: DbOrTx, params: ProfileKey) {
+  const where = profileIs(params);
   const [row] = await db
     .select({
       id: creatorProfiles.id,

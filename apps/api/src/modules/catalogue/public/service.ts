@@ -73,13 +73,13 @@ export function creatorPage(deps: CatalogueDeps, idOrHandle: string): Promise<Cr
   return deps.publicCache.creators.get(key, () => loadCreatorPage(deps, idOrHandle));
 }
 
+/** `/c/{idOrHandle}`'s profile key: an id when it is one, else a handle (handles are lower-case). */
+export const profileKeyOf = (idOrHandle: string): q.ProfileKey =>
+  z.uuid().safeParse(idOrHandle).success ? { id: idOrHandle } : { handle: idOrHandle.toLowerCase() };
+
 async function loadCreatorPage(deps: CatalogueDeps, idOrHandle: string): Promise<CreatorPage> {
   const { db } = deps;
-  const isId = z.uuid().safeParse(idOrHandle).success;
-  const profile = await q.findPublicProfile(
-    db,
-    isId ? { id: idOrHandle } : { handle: idOrHandle.toLowerCase() },
-  );
+  const profile = await q.findPublicProfile(db, profileKeyOf(idOrHandle));
   if (!profile) throw notFound("Creator");
   const rows = await q.publicPortfolio(db, { profileId: profile.id });
   const stocks = await stocksOf(deps, rows);
