@@ -1,7 +1,8 @@
 import type { Currency } from "@salelink/contracts/business-rules";
 import { formatMoney } from "@/lib/money.ts";
 
-type Amounts = { currency: Currency; amount: number }[];
+/** Amounts per currency, as the API answers them. */
+export type Amounts = { currency: Currency; amount: number }[];
 
 /**
  * Amounts in several currencies as one phrase ("€1.20, $3.00"); nothing shows as zero in the

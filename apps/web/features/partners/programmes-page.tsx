@@ -1,7 +1,6 @@
 "use client";
 
 import type { Currency } from "@salelink/contracts/business-rules";
-import { partnerClaimResponseSchema } from "@salelink/contracts/partner-sales";
 import {
   type MyMembership,
   membershipResultSchema,
@@ -14,9 +13,9 @@ import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { useApiQuery } from "@/components/ui/use-api-query.ts";
-import { formatAmounts, hasMoney } from "@/features/affiliates/money-list.ts";
+import { ClaimCard } from "@/features/affiliates/claim-card.tsx";
+import { hasMoney } from "@/features/affiliates/money-list.ts";
 import { ApiError, api } from "@/lib/api.ts";
-import { formatMoney } from "@/lib/money.ts";
 import { queryKeys } from "@/lib/query-keys.ts";
 import { toast } from "@/lib/toast.ts";
 import { creatorLabel, formatRate } from "./partner-format.ts";
@@ -63,7 +62,7 @@ export function ProgrammesPage({ defaultCurrency }: { defaultCurrency: Currency 
   );
 }
 
-/** POST /programmes/claim, as the affiliates page's claim: the amounts toasted in the page's language. */
+/** POST /programmes/claim, as the affiliates page's claim (ClaimCard); a refusal toasts the API's words. */
 function PartnerClaim({
   programmes,
   defaultCurrency,
@@ -74,51 +73,24 @@ function PartnerClaim({
   onClaimed: () => void;
 }) {
   const t = useTranslations("partners.programmes");
-  const locale = useLocale();
-  const [pending, setPending] = useState(false);
-  const claimable = hasMoney(programmes.claimable);
-  const total = formatAmounts(programmes.claimable, locale, defaultCurrency);
-
-  async function claim() {
-    setPending(true);
-    try {
-      const result = await api("/programmes/claim", { method: "POST", schema: partnerClaimResponseSchema });
-      const amounts = result.claims.length > 0 ? result.claims : [result];
-      toast.success(
-        t("claimDone", {
-          amount: new Intl.ListFormat(locale, { type: "unit" }).format(
-            amounts.map((a) => formatMoney(a.amount, a.currency, locale)),
-          ),
-        }),
-      );
-    } catch (err) {
-      toast.error(err instanceof ApiError && err.body ? err.body.message : t("claimFailed"));
-    } finally {
-      setPending(false);
-      onClaimed();
-    }
-  }
-
   return (
-    <section className="aff-claim card" aria-labelledby="partners-claim-title">
-      <div>
-        <h2 id="partners-claim-title">{t("claimTitle")}</h2>
-        <p className="aff-claim-amount">{total}</p>
-        <p className="muted aff-hint" id="partners-claim-hint">
-          {claimable ? t("claimHint") : t("claimNothing")}
-        </p>
-      </div>
-      <button
-        type="button"
-        className="btn btn-primary"
-        disabled={!claimable || pending}
-        aria-busy={pending}
-        aria-describedby="partners-claim-hint"
-        onClick={claim}
-      >
-        {pending ? t("claiming") : claimable ? t("claimButton", { amount: total }) : t("claimButtonNone")}
-      </button>
-    </section>
+    <ClaimCard
+      path="/programmes/claim"
+      id="partners-claim"
+      claimable={programmes.claimable}
+      defaultCurrency={defaultCurrency}
+      apiMessageOnFailure
+      words={{
+        title: t("claimTitle"),
+        hint: hasMoney(programmes.claimable) ? t("claimHint") : t("claimNothing"),
+        button: (amount) => t("claimButton", { amount }),
+        buttonNone: t("claimButtonNone"),
+        claiming: t("claiming"),
+        done: (amount) => t("claimDone", { amount }),
+        failed: t("claimFailed"),
+      }}
+      onClaimed={onClaimed}
+    />
   );
 }
 
