@@ -73,3 +73,23 @@ export function LoadMore({
     </div>
   );
 }
+
+/** A read that failed: what failed, and a button to try again. */
+export function LoadFailed({
+  message,
+  retry,
+  onRetry,
+}: {
+  message: string;
+  retry: string;
+  onRetry: () => void;
+}) {
+  return (
+    <div role="alert" className="aff-error">
+      <p className="field-error">{message}</p>
+      <button type="button" className="btn btn-ghost btn-sm" onClick={onRetry}>
+        {retry}
+      </button>
+    </div>
+  );
+}

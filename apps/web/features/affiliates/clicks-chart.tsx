@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { DayBars } from "@/components/ui/day-bars.tsx";
+import { LoadFailed } from "@/components/ui/list-states.tsx";
 import { useQueryState } from "@/components/ui/use-api-query.ts";
 import { api } from "@/lib/api.ts";
 import { queryKeys } from "@/lib/query-keys.ts";
@@ -79,12 +80,7 @@ export function ClicksChart({ campaigns }: { campaigns: Campaign[] }) {
         )}
       </div>
       {failed ? (
-        <div role="alert" className="aff-error">
-          <p className="field-error">{t("statsFailed")}</p>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => load()}>
-            {t("retry")}
-          </button>
-        </div>
+        <LoadFailed message={t("statsFailed")} retry={t("retry")} onRetry={() => load()} />
       ) : stats === null ? (
         <p aria-busy="true" className="muted">
           {t("statsLoading")}

@@ -2,7 +2,7 @@
 
 import { type Campaign, earningListSchema } from "@salelink/contracts/affiliates";
 import { useLocale, useTranslations } from "next-intl";
-import { LoadMore } from "@/components/ui/list-states.tsx";
+import { LoadFailed, LoadMore } from "@/components/ui/list-states.tsx";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
 import { formatMoney } from "@/lib/money.ts";
 import { queryKeys } from "@/lib/query-keys.ts";
@@ -32,12 +32,7 @@ export function Earnings({ campaigns }: { campaigns: Campaign[] }) {
     <section className="aff-section" aria-labelledby="aff-earnings-title">
       <h2 id="aff-earnings-title">{t("earningsTitle")}</h2>
       {failed ? (
-        <div role="alert" className="aff-error">
-          <p className="field-error">{t("earningsFailed")}</p>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => load()}>
-            {t("retry")}
-          </button>
-        </div>
+        <LoadFailed message={t("earningsFailed")} retry={t("retry")} onRetry={() => load()} />
       ) : loaded === null ? (
         <p aria-busy="true" className="muted">
           {t("earningsLoading")}

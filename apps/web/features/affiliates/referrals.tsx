@@ -3,6 +3,7 @@
 import { type Campaign, referralListSchema } from "@salelink/contracts/affiliates";
 import type { Currency } from "@salelink/contracts/business-rules";
 import { useLocale, useTranslations } from "next-intl";
+import { LoadFailed } from "@/components/ui/list-states.tsx";
 import { useApiQuery } from "@/components/ui/use-api-query.ts";
 import { queryKeys } from "@/lib/query-keys.ts";
 import { formatAmounts } from "./money-list.ts";
@@ -31,12 +32,7 @@ export function Referrals({
     <section className="aff-section" aria-labelledby="aff-referrals-title">
       <h2 id="aff-referrals-title">{t("referralsTitle")}</h2>
       {failed ? (
-        <div role="alert" className="aff-error">
-          <p className="field-error">{t("referralsFailed")}</p>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => load()}>
-            {t("retry")}
-          </button>
-        </div>
+        <LoadFailed message={t("referralsFailed")} retry={t("retry")} onRetry={() => load()} />
       ) : list === null ? (
         <p aria-busy="true" className="muted">
           {t("referralsLoading")}

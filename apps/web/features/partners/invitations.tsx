@@ -13,6 +13,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { Field } from "@/components/ui/field.tsx";
+import { LoadFailed } from "@/components/ui/list-states.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { useApiQuery } from "@/components/ui/use-api-query.ts";
 import { useContractForm } from "@/components/ui/use-contract-form.ts";
@@ -111,12 +112,7 @@ export function Invitations() {
         {t("pendingTitle")}
       </h3>
       {failed ? (
-        <div role="alert" className="aff-error">
-          <p className="field-error">{t("loadFailed")}</p>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={reload}>
-            {t("retry")}
-          </button>
-        </div>
+        <LoadFailed message={t("loadFailed")} retry={t("retry")} onRetry={reload} />
       ) : list === null ? (
         <p aria-busy="true" className="muted">
           {t("loading")}

@@ -4,6 +4,7 @@ import type { Currency } from "@salelink/contracts/business-rules";
 import { type PartnerProgramme, partnerProgrammeSchema } from "@salelink/contracts/partners";
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
+import { LoadFailed } from "@/components/ui/list-states.tsx";
 import { useApiQuery } from "@/components/ui/use-api-query.ts";
 import { queryKeys } from "@/lib/query-keys.ts";
 import { Invitations } from "./invitations.tsx";
@@ -28,12 +29,7 @@ export function PartnerProgrammePage({ defaultCurrency }: { defaultCurrency: Cur
       <h1>{t("title")}</h1>
       <p className="muted">{t("intro")}</p>
       {failed ? (
-        <div role="alert" className="aff-error">
-          <p className="field-error">{t("loadFailed")}</p>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={reload}>
-            {t("retry")}
-          </button>
-        </div>
+        <LoadFailed message={t("loadFailed")} retry={t("retry")} onRetry={reload} />
       ) : programme === null ? (
         <p aria-busy="true" className="muted loading">
           {t("loading")}

@@ -14,6 +14,7 @@ import {
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
+import { LoadFailed } from "@/components/ui/list-states.tsx";
 import { useQueryState } from "@/components/ui/use-api-query.ts";
 import { formatAmounts } from "@/features/affiliates/money-list.ts";
 import { ApiError, api } from "@/lib/api.ts";
@@ -135,12 +136,7 @@ export function PartnersTable({ defaultCurrency }: { defaultCurrency: Currency }
         </div>
       </div>
       {failed ? (
-        <div role="alert" className="aff-error">
-          <p className="field-error">{t("loadFailed")}</p>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={reload}>
-            {t("retry")}
-          </button>
-        </div>
+        <LoadFailed message={t("loadFailed")} retry={t("retry")} onRetry={reload} />
       ) : list === null ? (
         <p aria-busy="true" className="muted">
           {t("loading")}

@@ -12,6 +12,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
+import { LoadFailed } from "@/components/ui/list-states.tsx";
 import { useApiQuery } from "@/components/ui/use-api-query.ts";
 import { ClaimCard } from "@/features/affiliates/claim-card.tsx";
 import { hasMoney } from "@/features/affiliates/money-list.ts";
@@ -39,12 +40,7 @@ export function ProgrammesPage({ defaultCurrency }: { defaultCurrency: Currency 
       <h1>{t("title")}</h1>
       <p className="muted">{t("intro")}</p>
       {failed ? (
-        <div role="alert" className="aff-error">
-          <p className="field-error">{t("loadFailed")}</p>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={reload}>
-            {t("retry")}
-          </button>
-        </div>
+        <LoadFailed message={t("loadFailed")} retry={t("retry")} onRetry={reload} />
       ) : data === null ? (
         <p aria-busy="true" className="muted loading">
           {t("loading")}
