@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Campaign, type ClicksResult, checkClicks, runClicks } from "./lib/clicks.ts";
 import { docsFile, log, resultsFile, rootDir } from "./lib/context.ts";
+import { customersSeconds, customersSummary, runCustomers } from "./lib/customers.ts";
 import { type BenchDatabase, createBenchDatabase } from "./lib/database.ts";
 import { type AllResults, writeDocs } from "./lib/docs.ts";
 import { runLaunch } from "./lib/launch.ts";
@@ -43,6 +44,7 @@ import {
   type ServerName,
   startServers,
 } from "./lib/servers.ts";
+import { runUpdates, updatesSeconds, updatesSummary } from "./lib/updates.ts";
 
 // ---------------------------------------------------------------------------------------------------
 // Cleanup: one idempotent path for normal ends, errors, signals and the time budget.
@@ -108,7 +110,8 @@ function machineInfo(options: Options, db: string, startedAt: Date, loadAverage:
 function serversFor(name: ScenarioName, options: Options): ServerName[] {
   const pair = scenarios.find((s) => s.name === name);
   if (pair) return [pair.target.server, pair.baseline.server];
-  if (name === "api-clicks" || name === "partners") return ["api", "bare"];
+  if (name === "api-clicks" || name === "partners" || name === "customers" || name === "updates")
+    return ["api", "bare"];
   if (name === "launch") return options.instances > 1 ? ["api", "api2", "bare"] : ["api", "bare"];
   if (name === "mixed") return ["api", "web", "bare"];
   return ["api", "web"];
@@ -136,6 +139,10 @@ function measuredSeconds(options: Options, selected: ScenarioName[]): number {
     // Launch: four baselines and five reads; seven fixed-size phases, each stopped at its limit; the
     // seeding and the audits.
     if (name === "launch") return sum + 10 * phase + 7 * phaseLimitSeconds + 300;
+    // Customers: the seeding, the bare route and four reads.
+    if (name === "customers") return sum + customersSeconds(options);
+    // Updates: the seeding, an API of its own with the job worker, the whole send.
+    if (name === "updates") return sum + updatesSeconds(options);
     // Lighthouse: four pages, each audited `lighthouseRuns` times, up to 150 s each.
     return sum + 4 * 150 * options.lighthouseRuns;
   }, 0);
@@ -236,7 +243,8 @@ async function main(): Promise<number> {
   const api = servers.get("api");
   const bare = servers.get("bare");
   const web = servers.get("web");
-  for (const name of ["api-clicks", "partners", "mixed", "launch"] as const) {
+  // Customers last: its orders carry no ledger postings, and the launch's ledger audit runs before.
+  for (const name of ["api-clicks", "partners", "mixed", "launch", "customers", "updates"] as const) {
     if (!selected.includes(name)) continue;
     checkAborted();
     if (!has(name) || !api || !bare || !databaseUrl || !database) {
@@ -252,6 +260,10 @@ async function main(): Promise<number> {
     } else if (name === "partners") {
       pending.partners = await runPartners(options, api, bare, databaseUrl);
       all.partners = pending.partners.result;
+    } else if (name === "customers") {
+      all.customers = await runCustomers(options, api, bare, databaseUrl);
+    } else if (name === "updates") {
+      all.updates = await runUpdates(options, database, uploadsDir);
     } else if (name === "launch") {
       const api2 = servers.get("api2");
       all.launch = await runLaunch(options, api2 ? [api, api2] : [api], bare, database);
@@ -296,6 +308,8 @@ async function main(): Promise<number> {
     console.log(`mixed: ${errors === 0 ? "no errors" : `${errors} errors: INVALID`}`);
   }
   if (all.launch) for (const line of launchSummary(all.launch)) console.log(line);
+  if (all.customers) for (const line of customersSummary(all.customers)) console.log(line);
+  if (all.updates) for (const line of updatesSummary(all.updates)) console.log(line);
   if (all.lighthouse) {
     for (const p of all.lighthouse) {
       console.log(`lighthouse ${p.path}: performance ${p.performance}, accessibility ${p.accessibility}`);
@@ -317,7 +331,9 @@ async function main(): Promise<number> {
   // A launch or partners run whose checks fail (ledger, stock, each event once, attribution, clicks)
   // fails the run; a rate under its goal does not.
   const checksFailed =
-    all.launch?.pass === false || (all.partners !== undefined && !checksPass(all.partners));
+    all.launch?.pass === false ||
+    all.updates?.pass === false ||
+    (all.partners !== undefined && !checksPass(all.partners));
   return skipped.length > 0 || checksFailed ? 1 : 0;
 }
 

@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ClicksResult } from "./clicks.ts";
+import { type CustomersResult, customersSection } from "./customers.ts";
 import type { LaunchResult } from "./launch.ts";
 import { launchSection } from "./launch-report.ts";
 import type { LighthousePage } from "./lighthouse.ts";
@@ -15,6 +16,7 @@ import type { PartnersResult } from "./partners.ts";
 import { partnersSection } from "./partners-report.ts";
 import { checkoutSection, foundationSection, markers, type RunInfo, type ScenarioResult } from "./report.ts";
 import { clicksSection, lighthouseSection, mixedSection } from "./report-more.ts";
+import { type UpdatesResult, updatesSection } from "./updates.ts";
 
 export interface AllResults {
   pairs: ScenarioResult[];
@@ -22,6 +24,8 @@ export interface AllResults {
   partners?: PartnersResult;
   mixed?: MixedResult;
   launch?: LaunchResult;
+  customers?: CustomersResult;
+  updates?: UpdatesResult;
   lighthouse?: LighthousePage[];
 }
 
@@ -66,6 +70,16 @@ const sections: Section[] = [
     id: "launch",
     scenarios: ["launch"],
     render: (info, all) => (all.launch ? launchSection(info, all.launch) : undefined),
+  },
+  {
+    id: "customers",
+    scenarios: ["customers"],
+    render: (info, all) => (all.customers ? customersSection(info, all.customers) : undefined),
+  },
+  {
+    id: "updates",
+    scenarios: ["updates"],
+    render: (info, all) => (all.updates ? updatesSection(info, all.updates) : undefined),
   },
   {
     id: "lighthouse",

@@ -50,7 +50,7 @@ export interface SeededCreator {
 }
 
 /** A session as sign-in stores it: the SHA-256 of the cookie's token (apps/api/src/lib/tokens.ts). */
-async function insertSession(client: Pg, userId: string): Promise<string> {
+export async function insertSession(client: Pg, userId: string): Promise<string> {
   const token = randomBytes(32).toString("base64url");
   const hash = createHash("sha256").update(token).digest("hex");
   await client.query(

@@ -13,6 +13,8 @@ export const scenarioNames = [
   "partners",
   "mixed",
   "launch",
+  "customers",
+  "updates",
   "lighthouse",
 ] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
@@ -39,6 +41,10 @@ export interface Options {
   instances: number;
   /** The launch's stock (and checkouts per link, and sales per payment phase); a multiple of 100. */
   launchStock: number;
+  /** The customers scenario's paid orders of its one creator (issue 21: 100,000). */
+  customersOrders: number;
+  /** The updates scenario's buyers of its one creator (issue 21: 100,000). */
+  updatesBuyers: number;
   /** Loopback Redis the API instances share when there are several (rate limits, click counters). */
   redisUrl: string;
   /**
@@ -72,6 +78,10 @@ export const usage = `Usage: npm run bench -w @salelink/bench -- [options]
   --launch-stock <n>    the launch's stock limit, checkouts per link and sales per payment phase, a
                         multiple of 100 (env BENCH_LAUNCH_STOCK, default 10000; the dashboard at scale
                         has ten times as many orders); smaller for a quick try
+  --customers-orders <n> paid orders of the customers scenario's creator (env BENCH_CUSTOMERS_ORDERS,
+                        default 100000, as issue 21 sets); smaller for a quick try
+  --updates-buyers <n>  buyers the updates scenario's update is sent to (env BENCH_UPDATES_BUYERS,
+                        default 100000, as issue 21 sets); smaller for a quick try
   --api-dir <dir>       the API package to run, already built (env BENCH_API_DIR, default apps/api):
                         e.g. an earlier commit's apps/api, for a before/after; the launch's ledger
                         audit runs that package's source
@@ -81,7 +91,7 @@ export const usage = `Usage: npm run bench -w @salelink/bench -- [options]
   --write-docs          write docs/benchmarks.md even for a partial (--only) run: each section whose
                         scenarios all ran (foundation: api-maintenance, api-public-link, web-*;
                         checkout: api-checkout, api-webhook; clicks: api-clicks; partners; mixed;
-                        launch; lighthouse);
+                        launch; customers; updates; lighthouse);
                         the others are kept
   --no-write-docs       never write docs/benchmarks.md
   --verbose             echo the servers' output
@@ -148,6 +158,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 
       instances: { type: "string" },
       "redis-url": { type: "string" },
       "launch-stock": { type: "string" },
+      "customers-orders": { type: "string" },
+      "updates-buyers": { type: "string" },
       "api-dir": { type: "string" },
       "api-cpu-prof": { type: "string" },
       "write-docs": { type: "boolean" },
@@ -180,6 +192,18 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 
     ),
     instances: positiveNumber("instances", values.instances ?? env.BENCH_INSTANCES, 1, { integer: true }),
     launchStock: launchStock(values["launch-stock"] ?? env.BENCH_LAUNCH_STOCK),
+    customersOrders: positiveNumber(
+      "customers-orders",
+      values["customers-orders"] ?? env.BENCH_CUSTOMERS_ORDERS,
+      100_000,
+      { integer: true },
+    ),
+    updatesBuyers: positiveNumber(
+      "updates-buyers",
+      values["updates-buyers"] ?? env.BENCH_UPDATES_BUYERS,
+      100_000,
+      { integer: true },
+    ),
     redisUrl: values["redis-url"] ?? env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
     apiDir: apiDirOf(values["api-dir"] ?? env.BENCH_API_DIR, env),
     apiCpuProf: apiDirOf(values["api-cpu-prof"] ?? env.BENCH_API_CPU_PROF, env),

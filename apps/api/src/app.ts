@@ -30,6 +30,7 @@ import { registerRevalidateJobs } from "./modules/catalogue/revalidate.ts";
 import { catalogueRoutes } from "./modules/catalogue/routes.ts";
 import { checkoutRoutes } from "./modules/checkout/routes.ts";
 import { receivePaymentDelivery } from "./modules/checkout/service.ts";
+import { customerRoutes } from "./modules/customers/routes.ts";
 import { drainPlugin, Lifecycle } from "./modules/health/lifecycle.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { identityRoutes } from "./modules/kyc/routes.ts";
@@ -39,7 +40,11 @@ import { devMailEnabled, devMailRoutes } from "./modules/mail/routes.ts";
 import { maintenanceRoutes } from "./modules/maintenance/routes.ts";
 import { MaintenanceService } from "./modules/maintenance/service.ts";
 import { Metrics, metricsPlugin } from "./modules/metrics/index.ts";
+import { registerNotificationJobs } from "./modules/notifications/jobs.ts";
+import { notificationRoutes } from "./modules/notifications/routes.ts";
+import { scheduleSalesDigest } from "./modules/notifications/service.ts";
 import { registerOrderJobs } from "./modules/orders/jobs.ts";
+import { saleRefundRoutes } from "./modules/orders/refunds/routes.ts";
 import { orderRoutes } from "./modules/orders/routes.ts";
 import { PartnerAttributions } from "./modules/partners/attribution/service.ts";
 import { partnerClickRoutes } from "./modules/partners/clicks/routes.ts";
@@ -50,6 +55,8 @@ import { registerPayoutJobs } from "./modules/payouts/events.ts";
 import { payoutRoutes } from "./modules/payouts/routes.ts";
 import { purchaseRoutes } from "./modules/purchases/routes.ts";
 import { reportRoutes } from "./modules/reports/routes.ts";
+import { registerUpdateJobs } from "./modules/updates/jobs.ts";
+import { updateRoutes } from "./modules/updates/routes.ts";
 import { registerUploadJobs } from "./modules/uploads/cleanup.ts";
 import { uploadRoutes } from "./modules/uploads/routes.ts";
 import { registerWalletJobs } from "./modules/wallet/jobs.ts";
@@ -221,6 +228,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOrderJobs(registry, { payments });
   registerWalletJobs(registry);
   registerSalesSummaryJobs(registry, { config });
+  registerUpdateJobs(registry, { config, mail });
+  registerNotificationJobs(registry, { config });
   const services: Services = {
     botCheck,
     mail,
@@ -286,6 +295,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authPlugin, { db, config });
   await app.register(maintenanceGate, { service: services.maintenance });
   await app.register(jobsPlugin, { worker: services.jobs.worker, enabled: config.JOBS_ENABLED });
+  // The daily sales digest is a chain of runs; every instance that runs jobs makes sure it exists.
+  if (config.JOBS_ENABLED) {
+    app.addHook("onReady", async () => {
+      // Not worth refusing to start over: the next instance's start or a creator choosing the digest retries.
+      await scheduleSalesDigest(db, config).catch((err: unknown) =>
+        app.log.warn({ err }, "Could not queue the daily sales digest"),
+      );
+    });
+  }
 
   await app.register(healthRoutes, {
     db,
@@ -297,6 +315,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const authDeps = { db, config, botCheck, pokeJobs: () => services.jobs.worker.poke() };
   await app.register(authRoutes, authDeps);
   await app.register(profileRoutes, authDeps);
+  await app.register(notificationRoutes, { db, config });
   const publicCache = createPublicCache(config);
   await app.register(catalogueRoutes, { db, config, publicCache });
   await app.register(uploadRoutes, { db, config });
@@ -310,7 +329,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminOverviewRoutes, { db });
   await app.register(adminReportRoutes, { db, config, publicCache, pokeJobs: authDeps.pokeJobs });
   await app.register(orderRoutes, { db, config, payments, storage, pokeJobs: authDeps.pokeJobs });
+  await app.register(saleRefundRoutes, { db, payments, pokeJobs: authDeps.pokeJobs });
   await app.register(purchaseRoutes, { db, config, storage, pokeJobs: authDeps.pokeJobs });
+  await app.register(updateRoutes, { db, config, pokeJobs: authDeps.pokeJobs });
+  await app.register(customerRoutes, { db });
   await app.register(reportRoutes, { db, config });
   await app.register(adminExportRoutes, { db, config });
   const attributions = new PartnerAttributions(db, config);

@@ -100,6 +100,10 @@ const envSchema = z.object({
   SALES_ROLLUP_MAX_AGE_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   /** How far an order's updated_at (the API's clock) may lag the database's: a refresh looks back this much more. */
   SALES_ROLLUP_OVERLAP_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+  /** A creator's sale e-mails: the sales of one window of this many seconds make one e-mail (issue 21). */
+  SALE_NOTIFY_COALESCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** The hour (UTC) the daily sales digest goes to creators who chose it. */
+  SALES_DIGEST_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(8),
   SEED_DEMO: bool(true),
   /** Per client address and window: sign-in, sign-up, password and e-mail sending routes. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
@@ -130,6 +134,10 @@ const envSchema = z.object({
    * order: past it, POST /report answers 429 ReportLimitException, which says so.
    */
   REPORTS_PER_DAY_MAX: z.coerce.number().int().min(1).default(10),
+  /** Updates one creator may send to their buyers over a rolling day: past it, POST /updates answers 429. */
+  UPDATES_PER_DAY: z.coerce.number().int().min(1).max(100).default(3),
+  /** Customers one job of an update's sending reads, e-mails and records (its memory is bounded by it). */
+  UPDATES_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   /** Lets production run with sandbox providers on purpose (a demo or staging); refused otherwise. */
   ALLOW_SANDBOX_PROVIDERS: bool(false),
   /**

@@ -5,6 +5,8 @@
 export const queryKeys = {
   wallet: ["wallet"],
   salesSummary: ["sales", "summary"],
+  /** One sale as its creator sees it, with its refunds (issue 21); read again while one is under way. */
+  sale: (id: string) => ["sale", id],
   transactions: ["transactions"],
   payoutEligibility: ["payouts", "eligibility"],
   bankAccounts: ["payouts", "bank-accounts"],
@@ -20,8 +22,20 @@ export const queryKeys = {
   runtimeConfig: ["runtime-config"],
   devMail: ["dev", "mail"],
   promoCodes: ["promo-codes"],
+  /** How the account hears of its sales (issue 21). */
+  notifications: ["profile", "notifications"],
   /** The account's own library (issue 21): what its verified address bought. */
   purchases: ["purchases"],
+  /** The creator's customers (issue 21): every filter and page of the list, and one customer. */
+  customers: {
+    list: ["customers", "list"],
+    one: (id: string) => ["customers", "one", id],
+  },
+  /** The creator's updates to buyers (issue 21): the list, and who one would reach per link ("" all). */
+  updates: {
+    list: ["updates", "list"],
+    audience: (linkId: string) => ["updates", "audience", linkId],
+  },
   /** A claim changes every figure under `all`. */
   affiliates: {
     all: ["affiliates"],

@@ -24,6 +24,7 @@ export const auditActions = [
   "maintenance.off",
   "maintenance.message",
   "payouts.export",
+  "customers.export",
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { currencySchema } from "./business-rules.ts";
+import { REFUND_WINDOW_DEFAULT_DAYS, refundWindowDaysSchema } from "./refund-window.ts";
 import { fileKindSchema, uploadedFileSchema } from "./uploads.ts";
 
 /*
@@ -153,6 +154,8 @@ const linkFields = {
   coverFileId: z.uuid().nullable(),
   /** How many may be sold; null for no limit. */
   stockLimit: z.number().int().min(1).max(1_000_000).nullable(),
+  /** How many days after a sale its creator may refund it (issue 21); shown to buyers. */
+  refundWindowDays: refundWindowDaysSchema,
 };
 
 /** POST /links */
@@ -165,6 +168,7 @@ export const createLinkBodySchema = z.object({
   fileId: linkFields.fileId.default(null),
   coverFileId: linkFields.coverFileId.default(null),
   stockLimit: linkFields.stockLimit.default(null),
+  refundWindowDays: linkFields.refundWindowDays.default(REFUND_WINDOW_DEFAULT_DAYS),
 });
 export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
 
@@ -178,6 +182,7 @@ export const updateLinkBodySchema = z.object({
   fileId: linkFields.fileId.optional(),
   coverFileId: linkFields.coverFileId.optional(),
   stockLimit: linkFields.stockLimit.optional(),
+  refundWindowDays: linkFields.refundWindowDays.optional(),
   status: z.enum(["active", "paused"]).optional(),
 });
 export type UpdateLinkBody = z.infer<typeof updateLinkBodySchema>;
@@ -198,6 +203,7 @@ export const linkSchema = z.object({
   priceMinor: z.number().int(),
   currency: currencySchema,
   stockLimit: z.number().int().nullable(),
+  refundWindowDays: z.number().int(),
   status: linkStatusSchema,
   token: z.string(),
   salesCount: z.number().int(),
@@ -257,6 +263,8 @@ export const publicLinkSchema = z.object({
    */
   reservedOut: z.boolean(),
   availableAgainAt: z.iso.datetime().nullable(),
+  /** Days after buying within which the creator may refund; 0: no refunds. */
+  refundWindowDays: z.number().int(),
   creator: publicCreatorSchema,
 });
 export type PublicLink = z.infer<typeof publicLinkSchema>;

@@ -5,13 +5,16 @@ import { affiliateMessages } from "./catalogue/affiliates.ts";
 import { authMessages } from "./catalogue/auth.ts";
 import { catalogueMessages } from "./catalogue/catalogue.ts";
 import { checkoutMessages } from "./catalogue/checkout.ts";
+import { customerMessages } from "./catalogue/customers.ts";
 import { kycMessages } from "./catalogue/kyc.ts";
+import { notificationMessages } from "./catalogue/notifications.ts";
 import { orderMessages } from "./catalogue/orders.ts";
 import { partnerMessages } from "./catalogue/partners.ts";
 import { payoutMessages } from "./catalogue/payouts.ts";
 import { platformMessages } from "./catalogue/platform.ts";
 import { purchaseMessages } from "./catalogue/purchases.ts";
 import { reportMessages } from "./catalogue/reports.ts";
+import { updateMessages } from "./catalogue/updates.ts";
 import { uploadMessages } from "./catalogue/uploads.ts";
 import { walletMessages } from "./catalogue/wallet.ts";
 import type { Catalogue } from "./types.ts";
@@ -30,12 +33,15 @@ export const moduleCatalogues: Record<string, Catalogue> = {
   auth: authMessages,
   catalogue: catalogueMessages,
   checkout: checkoutMessages,
+  customers: customerMessages,
   kyc: kycMessages,
+  notifications: notificationMessages,
   orders: orderMessages,
   partners: partnerMessages,
   payouts: payoutMessages,
   purchases: purchaseMessages,
   reports: reportMessages,
+  updates: updateMessages,
   uploads: uploadMessages,
   wallet: walletMessages,
 };

@@ -388,6 +388,7 @@ describe("public link read", () => {
       soldOut: false,
       reservedOut: false,
       availableAgainAt: null,
+      refundWindowDays: 30,
       creator: {
         id: profile.id,
         displayName: "Ada",

@@ -318,9 +318,18 @@ describe("the Stripe provider's webhooks", () => {
     ).toMatchObject({ type: "refund.succeeded", orderId: null });
   });
 
-  it("ignores partial refunds, charges without a payment intent and other event types", () => {
+  it("maps a partial charge.refunded to what the charge's refunds add up to (issue 21)", () => {
+    const partial = stripeEvent("charge.refunded", chargeObject({ amount_refunded: 1000, refunded: false }));
+    expect(stripe.parseWebhook(delivery(partial).body, delivery(partial).headers)).toMatchObject({
+      type: "refund.succeeded",
+      paymentId: "pi_3Qevent",
+      amountMinor: 1000,
+    });
+  });
+
+  it("ignores charges without a payment intent or a refund, and other event types", () => {
     for (const event of [
-      stripeEvent("charge.refunded", chargeObject({ amount_refunded: 1000, refunded: false })),
+      stripeEvent("charge.refunded", chargeObject({ amount_refunded: 0, refunded: false })),
       stripeEvent("charge.refunded", chargeObject({ payment_intent: null })),
       stripeEvent("payment_intent.created", intentObject({ status: "requires_payment_method" })),
       stripeEvent("charge.succeeded", chargeObject({ refunded: false, amount_refunded: 0 })),

@@ -5,6 +5,7 @@ import {
   Buy,
   Claim,
   type Cmd,
+  CreatorRefund,
   PartnerSaleRefunded,
   PayoutOutcome,
   ProviderRefund,
@@ -80,6 +81,9 @@ const refund = fc.oneof(
     .record({ order: index, events: fc.integer({ min: 1, max: 2 }), times })
     .map((p): Cmd => new ProviderRefund(p)),
   fc.record({ order: index, times: twice }).map((p): Cmd => new AdminRefund(p)),
+  fc
+    .record({ order: index, share: fc.constantFrom(0.5, 0.33, 0.01, 1), times: twice })
+    .map((p): Cmd => new CreatorRefund(p)),
 );
 
 /**

@@ -192,6 +192,41 @@ export class AdminRefund implements Cmd {
   toString = () => `adminRefund(order ${this.p.order}, ×${this.p.times})`;
 }
 
+/**
+ * The seller refunds a part of a sale (issue 21): `share` of what is left (1: all of it), asked
+ * `times` at once; one ask goes through when the sale is paid, the others wait their turn (409).
+ */
+export class CreatorRefund implements Cmd {
+  constructor(readonly p: { order: number; share: number; times: number }) {}
+  check = (m: Readonly<MoneyModel>) => m.orders.length > 0;
+  async run(m: MoneyModel, w: World) {
+    const order = pick(m.orders, this.p.order);
+    const left = order.gross - order.refunded;
+    const amount = Math.max(1, Math.round(left * this.p.share));
+    const answers = await concurrently(this.p.times, () =>
+      call(w.ctx, "POST", `/sales/${order.id}/refunds`, userOf(w, order.seller).cookie, {
+        amountMinor: amount,
+        reason: "Part of the pack was missing",
+      }),
+    );
+    const allowed = order.status === "paid";
+    expectOnce(
+      answers.map((a) => a.statusCode),
+      allowed,
+      202,
+    );
+    await runJobs(w);
+    if (allowed) {
+      const event = await recordedEvent(w, order.id, "refund.succeeded", new Set(order.events.keys()));
+      w.events.set(event.eventId, event.payload);
+      order.events.set(event.eventId, "applied");
+      m.partialRefund(order, amount);
+    }
+    await checkInvariants(w, m);
+  }
+  toString = () => `creatorRefund(order ${this.p.order}, ${this.p.share} of what is left, ×${this.p.times})`;
+}
+
 /** The clock moved: before every hold's end (nothing released) or after it, for some orders. */
 export class ReleaseHolds implements Cmd {
   constructor(readonly p: { orders: number[]; early: boolean }) {}

@@ -299,7 +299,8 @@ async function checkExactlyOnce(world: World, model: MoneyModel): Promise<void> 
         n: sql<number>`count(*)::int`,
       })
       .from(ledgerTransactions)
-      .where(inArray(ledgerTransactions.reference, refs))
+      // A partial refund's reference is `{orderId}:{refunded so far}` (decision 037).
+      .where(inArray(sql`split_part(${ledgerTransactions.reference}, ':', 1)`, refs))
       .groupBy(ledgerTransactions.kind, ledgerTransactions.reference),
     claimsOfKind("claim"),
     claimsOfKind("partner_claim"),

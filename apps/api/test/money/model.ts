@@ -57,6 +57,13 @@ export interface ModelOrder {
   partner: number | null;
   partnerCommission: number;
   net: number;
+  /**
+   * What refunds took back so far (issue 21: a creator's may be partial), and the total after each
+   * partial one (its ledger reference). `fee`, `commission`, `partnerCommission` and `net` above are
+   * what is left of each part.
+   */
+  refunded: number;
+  partialRefunds: number[];
   status: "paid" | "refunded";
   released: boolean;
   claimed: boolean;
@@ -115,7 +122,11 @@ export class MoneyModel {
     this.orders.splice(
       0,
       this.orders.length,
-      ...other.orders.map((o) => ({ ...o, events: new Map(o.events) })),
+      ...other.orders.map((o) => ({
+        ...o,
+        partialRefunds: [...o.partialRefunds],
+        events: new Map(o.events),
+      })),
     );
     this.payouts.splice(0, this.payouts.length, ...other.payouts.map((p) => ({ ...p })));
     this.claimPostings.splice(0, this.claimPostings.length, ...other.claimPostings);
@@ -194,6 +205,8 @@ export class MoneyModel {
       partner,
       partnerCommission,
       net: p.gross - fee - partnerCommission,
+      refunded: 0,
+      partialRefunds: [],
       status: "paid",
       released: false,
       claimed: false,
@@ -238,20 +251,83 @@ export class MoneyModel {
    */
   refund(o: ModelOrder) {
     if (o.status !== "paid") return;
+    this.takeBack(o, { net: o.net, commission: o.commission, partner: o.partnerCommission });
     o.status = "refunded";
+    // The first and whole refund is posted under the order's id, a later one under its total.
+    if (o.refunded > 0) o.partialRefunds.push(o.gross);
+    o.refunded = o.gross;
+  }
+
+  /**
+   * A part of what is left of the sale refunded (issue 21, decision 037): each part of the split
+   * gives back its share of `amount`, rounded to the largest remainders (ties to the part posted
+   * first), so that the parts add up to the amount; then as a whole refund does. `amount` is all
+   * that is left: a whole refund.
+   */
+  partialRefund(o: ModelOrder, amount: number) {
+    const left = o.gross - o.refunded;
+    if (o.status !== "paid" || amount <= 0 || amount > left) return;
+    if (amount === left) {
+      this.refund(o);
+      return;
+    }
+    const platform = o.fee - o.commission;
+    // The order of the sale's entries as posted: held, or after the hold's release.
+    const parts: [keyof typeof taken, number][] = o.released
+      ? [
+          ["platform", platform],
+          ["net", o.net],
+          ["commission", o.commission],
+          ["partner", o.partnerCommission],
+        ]
+      : [
+          ["net", o.net],
+          ["platform", platform],
+          ["commission", o.commission],
+          ["partner", o.partnerCommission],
+        ];
+    const taken = { net: 0, platform: 0, commission: 0, partner: 0 };
+    const shares = parts
+      .filter(([, x]) => x !== 0)
+      .map(([name, x], index) => ({
+        name,
+        index,
+        floor: Math.floor((x * amount) / left),
+        rest: (x * amount) % left,
+      }));
+    let units = amount - shares.reduce((sum, p) => sum + p.floor, 0);
+    for (const p of shares) taken[p.name] = p.floor;
+    // Rounded up: the largest remainders; of equal ones, the part posted last (the ledger rounds
+    // the reversal's entries down from the first posted).
+    for (const p of [...shares].sort((a, b) => b.rest - a.rest || b.index - a.index)) {
+      if (units <= 0 || p.rest === 0) break;
+      taken[p.name] += 1;
+      units -= 1;
+    }
+    this.takeBack(o, taken);
+    o.net -= taken.net;
+    o.fee -= taken.platform + taken.commission;
+    o.commission -= taken.commission;
+    o.partnerCommission -= taken.partner;
+    o.refunded += amount;
+    o.partialRefunds.push(o.refunded);
+  }
+
+  /** What a refund takes back of the seller's, the partner's and the referrer's parts. */
+  private takeBack(o: ModelOrder, taken: { net: number; commission: number; partner: number }) {
     const seller = this.balance(o.seller, o.currency);
-    const fromSeller = o.net + (o.released && o.partnerClaimed ? o.partnerCommission : 0);
-    if (!o.released) seller.pending -= o.net;
+    const fromSeller = taken.net + (o.released && o.partnerClaimed ? taken.partner : 0);
+    if (!o.released) seller.pending -= taken.net;
     else seller.available -= Math.min(fromSeller, Math.max(0, seller.available));
     if (o.partner !== null) {
       const partner = this.balance(o.partner, o.currency);
-      if (!o.released) partner.partnerPending -= o.partnerCommission;
-      else if (!o.partnerClaimed) partner.partnerClaimable -= o.partnerCommission;
+      if (!o.released) partner.partnerPending -= taken.partner;
+      else if (!o.partnerClaimed) partner.partnerClaimable -= taken.partner;
     }
     if (o.referrer === null) return;
     const ref = this.balance(o.referrer, o.currency);
-    if (!o.released) ref.affiliatePending -= o.commission;
-    else if (!o.claimed) ref.affiliateClaimable -= o.commission;
+    if (!o.released) ref.affiliatePending -= taken.commission;
+    else if (!o.claimed) ref.affiliateClaimable -= taken.commission;
   }
 
   /**
@@ -396,7 +472,8 @@ export class MoneyModel {
     for (const o of this.orders) {
       add("order_paid", o.id, 1);
       add("hold_release", o.id, o.released ? 1 : 0);
-      add("refund", o.id, o.status === "refunded" ? 1 : 0);
+      add("refund", o.id, o.status === "refunded" && o.partialRefunds.length === 0 ? 1 : 0);
+      for (const total of o.partialRefunds) add("refund", `${o.id}:${total}`, 1);
       add("commission_void", o.id, o.voided ? 1 : 0);
     }
     for (const p of this.payouts) {

@@ -1,9 +1,13 @@
 import { type Caller, newParty, type Party, type World } from "./access-fixtures.ts";
 import type { Row } from "./access-rows.ts";
 import { accountRows } from "./access-rows-account.ts";
+import { customerRows } from "./access-rows-customers.ts";
+import { notificationRows } from "./access-rows-notifications.ts";
 import { partnerRows } from "./access-rows-partners.ts";
 import { purchaseRows } from "./access-rows-purchases.ts";
+import { saleRows } from "./access-rows-sales.ts";
 import { shopRows } from "./access-rows-shop.ts";
+import { updateRows } from "./access-rows-updates.ts";
 
 /** Every route's row of the access matrix, read by the matrix and by tests that replay its calls. */
 export const matrixRows: Record<string, Row> = {
@@ -11,6 +15,10 @@ export const matrixRows: Record<string, Row> = {
   ...shopRows,
   ...partnerRows,
   ...purchaseRows,
+  ...saleRows,
+  ...notificationRows,
+  ...customerRows,
+  ...updateRows,
 };
 
 /** The owner goes last: its call may change what the others must be refused. */

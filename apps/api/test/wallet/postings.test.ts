@@ -7,6 +7,8 @@ import {
   netEntries,
   orderPaid,
   orderRefunded,
+  type RefundedParts,
+  refundedParts,
   reverse,
   type SaleFacts,
   splitSale,
@@ -132,6 +134,55 @@ describe("orderRefunded", () => {
     const refund = orderRefunded(sale({ referrerId: null, split: splitSale(1999, 1000, null) }), true);
     expect(refund.entries.some((e) => e.account.startsWith("affiliate"))).toBe(false);
     expect(amountOn(refund, "platform_fees")).toBe(-200);
+  });
+});
+
+describe("partial refunds (issue 21)", () => {
+  const partner = "00000000-0000-4000-8000-0000000000p1";
+  /** The sale as it stands after `parts` were taken back, as saleFacts reads it off the order. */
+  const less = (s: SaleFacts, p: RefundedParts): SaleFacts => ({
+    ...s,
+    split: {
+      grossMinor: s.split.grossMinor - p.amountMinor,
+      feeMinor: s.split.feeMinor - p.feeMinor,
+      commissionMinor: s.split.commissionMinor - p.commissionMinor,
+      partnerCommissionMinor: s.split.partnerCommissionMinor - p.partnerCommissionMinor,
+      netMinor: s.split.netMinor - p.netMinor,
+    },
+  });
+
+  it("takes back each part's share of the amount, the parts adding up to it", () => {
+    const s = sale({ partnerId: partner, split: splitSale(2001, 1000, 2000, 3300) });
+    const half = orderRefunded(s, false, { amountMinor: 1000, reference: "order-1:1000" });
+    expect(half.reference).toBe("order-1:1000");
+    const parts = refundedParts(half);
+    expect(parts).toEqual({
+      amountMinor: 1000,
+      feeMinor: 100,
+      commissionMinor: 20,
+      partnerCommissionMinor: 330,
+      netMinor: 570,
+    });
+    expect(assertBalanced(half)).toBeUndefined();
+  });
+
+  it("on every amount, then the rest, gives back exactly the sale, held or released", () => {
+    for (const released of [false, true]) {
+      for (const gross of [101, 1999, 3333]) {
+        const s = sale({ partnerId: partner, split: splitSale(gross, 1000, 2000, 3300) });
+        for (let first = 1; first < gross; first += gross > 1000 ? 37 : 1) {
+          const one = orderRefunded(s, released, { amountMinor: first });
+          const p = refundedParts(one);
+          expect(p.amountMinor).toBe(first);
+          expect(p.feeMinor + p.partnerCommissionMinor + p.netMinor).toBe(first);
+          // Each part within one unit of its exact share.
+          expect(Math.abs(p.netMinor - (s.split.netMinor * first) / gross)).toBeLessThan(1);
+          const rest = orderRefunded(less(s, p), released, { amountMinor: gross - first });
+          const sold = released ? netEntries(orderPaid(s), holdReleased(s)) : orderPaid(s).entries;
+          expect(netEntries({ ...one, entries: sold }, one, rest)).toEqual([]);
+        }
+      }
+    }
   });
 });
 

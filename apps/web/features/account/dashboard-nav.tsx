@@ -10,6 +10,8 @@ const items = [
   { href: "/account", key: "home" },
   { href: "/account/links", key: "links" },
   { href: "/account/wallet", key: "wallet" },
+  { href: "/account/customers", key: "customers" },
+  { href: "/account/updates", key: "updates" },
   { href: "/account/affiliates", key: "affiliates" },
   { href: "/account/partners", key: "partners" },
   { href: "/account/programmes", key: "programmes" },

@@ -146,6 +146,10 @@ export async function LinkView({ locale, token, area }: { locale: Locale; token:
               </ClientMessages>
             )}
             <p className="muted purchase-note">{t("deliveryNote")}</p>
+            {/* Plain text from the server: the creator's refund window (issue 21), no script. */}
+            <p className="muted purchase-note" data-testid="refund-policy">
+              {t("refundPolicy", { days: link.refundWindowDays })}
+            </p>
           </section>
 
           {link.description && (

@@ -8,6 +8,8 @@ import {
   currencies,
   type Link,
   linkSchema,
+  REFUND_WINDOW_DEFAULT_DAYS,
+  REFUND_WINDOW_MAX_DAYS,
   type UpdateLinkBody,
   updateLinkBodySchema,
 } from "@salelink/contracts";
@@ -36,6 +38,7 @@ interface LinkForm {
   description: string;
   price: string;
   stockLimit: string;
+  refundWindowDays: string;
 }
 
 /** API field names → the form's (the price is typed as text, files are upload fields). */
@@ -98,6 +101,8 @@ export function LinkDialog({
         return t("errors.currency");
       case "stockLimit":
         return t("errors.stockLimit");
+      case "refundWindowDays":
+        return t("errors.refundWindow", { max: REFUND_WINDOW_MAX_DAYS });
       default:
         return t("errors.invalid");
     }
@@ -114,10 +119,12 @@ export function LinkDialog({
       description: link?.description ?? "",
       price: link ? minorToInput(link.priceMinor, link.currency, locale) : "",
       stockLimit: link?.stockLimit == null ? "" : String(link.stockLimit),
+      refundWindowDays: String(link?.refundWindowDays ?? REFUND_WINDOW_DEFAULT_DAYS),
     },
     schema: link ? updateLinkBodySchema : createLinkBodySchema,
     toBody: (values) => {
       const stockText = values.stockLimit.trim();
+      const windowText = values.refundWindowDays.trim();
       const input = {
         profileId: values.profileId,
         title: values.title,
@@ -127,6 +134,8 @@ export function LinkDialog({
         fileId: file?.id ?? null,
         coverFileId: cover?.id ?? null,
         stockLimit: stockText === "" ? null : Number(stockText),
+        // Empty is not "none": 0 says no refunds, so an empty field is refused like any non-number.
+        refundWindowDays: windowText === "" ? Number.NaN : Number(windowText),
       };
       return link ? changedFields(link, input) : input;
     },
@@ -240,6 +249,17 @@ export function LinkDialog({
           step={1}
           error={errors.stockLimit}
         />
+        <Field
+          {...register("refundWindowDays")}
+          label={t("refundWindow")}
+          hint={t("refundWindowHint", { max: REFUND_WINDOW_MAX_DAYS })}
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={REFUND_WINDOW_MAX_DAYS}
+          step={1}
+          error={errors.refundWindowDays}
+        />
         <FileUpload
           id="link-file"
           label={t("file")}
@@ -294,4 +314,5 @@ const formKeys = {
   fileId: true,
   coverFileId: true,
   stockLimit: true,
+  refundWindowDays: true,
 } as const;

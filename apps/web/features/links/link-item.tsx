@@ -152,6 +152,7 @@ export function LinkItem({
             {t(`status.${link.status}`)}
           </span>
           <span className="muted">{t("sales", { count: link.salesCount })}</span>
+          <span className="muted">{t("refundWindowShown", { days: link.refundWindowDays })}</span>
           {link.stockLimit !== null && (
             <span className="muted">{t("stock", { limit: link.stockLimit })}</span>
           )}

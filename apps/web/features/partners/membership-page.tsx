@@ -7,6 +7,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
+import { DetailStates } from "@/components/ui/list-states.tsx";
 import { useQueryState } from "@/components/ui/use-api-query.ts";
 import { formatAmounts } from "@/features/affiliates/money-list.ts";
 import { ApiError, api } from "@/lib/api.ts";
@@ -51,28 +52,20 @@ export function MembershipPage({
   const notFound =
     query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400);
 
-  if (failed) {
+  if (failed || data === null) {
     return (
-      <section className="affiliates partners">
-        <p>
-          <Link href="/account/programmes">{t("back")}</Link>
-        </p>
-        <div role="alert" className="aff-error">
-          <p className="field-error">{notFound ? t("notFound") : t("loadFailed")}</p>
-          {!notFound && (
-            <button type="button" className="btn btn-ghost btn-sm" onClick={reload}>
-              {t("retry")}
-            </button>
-          )}
-        </div>
-      </section>
-    );
-  }
-  if (data === null) {
-    return (
-      <p aria-busy="true" className="muted loading">
-        {t("loading")}
-      </p>
+      <DetailStates
+        className="affiliates partners"
+        back={
+          <p>
+            <Link href="/account/programmes">{t("back")}</Link>
+          </p>
+        }
+        failed={failed}
+        notFound={notFound}
+        texts={{ notFound: t("notFound"), failed: t("loadFailed"), retry: t("retry"), loading: t("loading") }}
+        onRetry={reload}
+      />
     );
   }
 

@@ -14,7 +14,7 @@ import {
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
-import { LoadFailed } from "@/components/ui/list-states.tsx";
+import { FilteredStates, OffsetPager } from "@/components/ui/list-states.tsx";
 import { useQueryState } from "@/components/ui/use-api-query.ts";
 import { formatAmounts } from "@/features/affiliates/money-list.ts";
 import { ApiError, api } from "@/lib/api.ts";
@@ -135,157 +135,141 @@ export function PartnersTable({ defaultCurrency }: { defaultCurrency: Currency }
           </select>
         </div>
       </div>
-      {failed ? (
-        <LoadFailed message={t("loadFailed")} retry={t("retry")} onRetry={reload} />
-      ) : list === null ? (
-        <p aria-busy="true" className="muted">
-          {t("loading")}
-        </p>
-      ) : list.total === 0 ? (
-        <div className="card empty-state aff-empty">
-          <p>
-            <strong>{status ? t("emptyFiltered") : t("empty")}</strong>
-          </p>
-          {!status && <p className="muted">{t("emptyHint")}</p>}
-        </div>
-      ) : (
-        <>
-          <div className="card partners-table-wrap">
-            <table className="aff-table partners-table" aria-labelledby="partners-list-title">
-              <thead>
-                <tr>
-                  <th scope="col">{t("partner")}</th>
-                  <th scope="col">{t("status")}</th>
-                  <th scope="col">{t("code")}</th>
-                  {sortHeader("createdAt", t("since"), false)}
-                  {sortHeader("clicks", t("clicks"))}
-                  {sortHeader("sales", t("sales"))}
-                  {sortHeader("revenue", t("revenue"))}
-                  {sortHeader("held", t("held"))}
-                  {sortHeader("owed", t("owed"))}
-                  {sortHeader("paid", t("paid"))}
-                  <th scope="col">
-                    <span className="sr-only">{t("actions")}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((p) => (
-                  <tr key={p.id} data-status={p.status}>
-                    <td>
-                      <span className="aff-account">{p.email}</span>
-                      {p.stats.blocked
-                        .filter((b) => b.sales > 0)
-                        .map((b) => (
-                          <p key={b.reason} className="partners-blocked">
-                            {t(blockKey[b.reason], { count: b.sales })}
-                          </p>
-                        ))}
-                    </td>
-                    <td>
-                      <span className="aff-status" data-status={p.status}>
-                        {t(`statuses.${p.status}`)}
-                      </span>
-                    </td>
-                    <td>
-                      <code>{p.code}</code>
-                    </td>
-                    <td>
-                      <time dateTime={p.createdAt}>{day.format(new Date(p.createdAt))}</time>
-                    </td>
-                    <td className="num">
-                      {p.stats.clicks}
-                      {p.stats.botClicks + p.stats.filteredClicks > 0 && (
-                        <small className="muted partners-apart">
-                          {t("apart", { bots: p.stats.botClicks, filtered: p.stats.filteredClicks })}
-                        </small>
-                      )}
-                    </td>
-                    <td className="num">
-                      {p.stats.sales}
-                      {p.stats.refunds > 0 && (
-                        <small className="muted partners-apart">
-                          {t("refunds", { count: p.stats.refunds })}
-                        </small>
-                      )}
-                    </td>
-                    <td className="num">{money(p, "revenueMinor")}</td>
-                    <td className="num">{money(p, "heldMinor")}</td>
-                    <td className="num">{money(p, "owedMinor")}</td>
-                    <td className="num">{money(p, "paidMinor")}</td>
-                    <td>
-                      <div className="partners-row-actions">
-                        {p.status === "applied" && (
-                          <>
-                            <button
-                              type="button"
-                              className="btn btn-primary btn-sm"
-                              disabled={busy === p.id}
-                              aria-label={t("approveLabel", { email: p.email })}
-                              onClick={() => act(p, "approve")}
-                            >
-                              {t("approve")}
-                            </button>
+      <FilteredStates
+        failed={failed}
+        loading={list === null}
+        empty={list?.total === 0}
+        filtered={status !== ""}
+        texts={{
+          failed: t("loadFailed"),
+          retry: t("retry"),
+          loading: t("loading"),
+          empty: t("empty"),
+          emptyFiltered: t("emptyFiltered"),
+          emptyHint: t("emptyHint"),
+        }}
+        onRetry={reload}
+      >
+        {list && (
+          <>
+            <div className="card partners-table-wrap">
+              <table className="aff-table partners-table" aria-labelledby="partners-list-title">
+                <thead>
+                  <tr>
+                    <th scope="col">{t("partner")}</th>
+                    <th scope="col">{t("status")}</th>
+                    <th scope="col">{t("code")}</th>
+                    {sortHeader("createdAt", t("since"), false)}
+                    {sortHeader("clicks", t("clicks"))}
+                    {sortHeader("sales", t("sales"))}
+                    {sortHeader("revenue", t("revenue"))}
+                    {sortHeader("held", t("held"))}
+                    {sortHeader("owed", t("owed"))}
+                    {sortHeader("paid", t("paid"))}
+                    <th scope="col">
+                      <span className="sr-only">{t("actions")}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.items.map((p) => (
+                    <tr key={p.id} data-status={p.status}>
+                      <td>
+                        <span className="aff-account">{p.email}</span>
+                        {p.stats.blocked
+                          .filter((b) => b.sales > 0)
+                          .map((b) => (
+                            <p key={b.reason} className="partners-blocked">
+                              {t(blockKey[b.reason], { count: b.sales })}
+                            </p>
+                          ))}
+                      </td>
+                      <td>
+                        <span className="aff-status" data-status={p.status}>
+                          {t(`statuses.${p.status}`)}
+                        </span>
+                      </td>
+                      <td>
+                        <code>{p.code}</code>
+                      </td>
+                      <td>
+                        <time dateTime={p.createdAt}>{day.format(new Date(p.createdAt))}</time>
+                      </td>
+                      <td className="num">
+                        {p.stats.clicks}
+                        {p.stats.botClicks + p.stats.filteredClicks > 0 && (
+                          <small className="muted partners-apart">
+                            {t("apart", { bots: p.stats.botClicks, filtered: p.stats.filteredClicks })}
+                          </small>
+                        )}
+                      </td>
+                      <td className="num">
+                        {p.stats.sales}
+                        {p.stats.refunds > 0 && (
+                          <small className="muted partners-apart">
+                            {t("refunds", { count: p.stats.refunds })}
+                          </small>
+                        )}
+                      </td>
+                      <td className="num">{money(p, "revenueMinor")}</td>
+                      <td className="num">{money(p, "heldMinor")}</td>
+                      <td className="num">{money(p, "owedMinor")}</td>
+                      <td className="num">{money(p, "paidMinor")}</td>
+                      <td>
+                        <div className="partners-row-actions">
+                          {p.status === "applied" && (
+                            <>
+                              <button
+                                type="button"
+                                className="btn btn-primary btn-sm"
+                                disabled={busy === p.id}
+                                aria-label={t("approveLabel", { email: p.email })}
+                                onClick={() => act(p, "approve")}
+                              >
+                                {t("approve")}
+                              </button>
+                              <button
+                                type="button"
+                                className="btn btn-ghost btn-sm"
+                                disabled={busy === p.id}
+                                aria-label={t("refuseLabel", { email: p.email })}
+                                onClick={() => act(p, "refuse")}
+                              >
+                                {t("refuse")}
+                              </button>
+                            </>
+                          )}
+                          {p.status === "active" && (
                             <button
                               type="button"
                               className="btn btn-ghost btn-sm"
                               disabled={busy === p.id}
-                              aria-label={t("refuseLabel", { email: p.email })}
-                              onClick={() => act(p, "refuse")}
+                              aria-label={t("removeLabel", { email: p.email })}
+                              onClick={() => setRemoving(p)}
                             >
-                              {t("refuse")}
+                              {t("remove")}
                             </button>
-                          </>
-                        )}
-                        {p.status === "active" && (
-                          <button
-                            type="button"
-                            className="btn btn-ghost btn-sm"
-                            disabled={busy === p.id}
-                            aria-label={t("removeLabel", { email: p.email })}
-                            onClick={() => setRemoving(p)}
-                          >
-                            {t("remove")}
-                          </button>
-                        )}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <nav className="partners-paging" aria-label={t("paging")}>
-            <span className="muted">
-              {t("showing", {
-                from: list.items.length === 0 ? 0 : offset + 1,
-                to: offset + list.items.length,
-                total: list.total,
-              })}
-            </span>
-            {(offset > 0 || list.nextOffset !== null) && (
-              <div className="actions">
-                <button
-                  type="button"
-                  className="btn btn-ghost btn-sm"
-                  disabled={offset === 0}
-                  onClick={() => setOffset(Math.max(0, offset - LIMIT))}
-                >
-                  {t("previous")}
-                </button>
-                <button
-                  type="button"
-                  className="btn btn-ghost btn-sm"
-                  disabled={list.nextOffset === null}
-                  onClick={() => list.nextOffset !== null && setOffset(list.nextOffset)}
-                >
-                  {t("next")}
-                </button>
-              </div>
-            )}
-          </nav>
-        </>
-      )}
+                          )}
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <OffsetPager
+              label={t("paging")}
+              offset={offset}
+              limit={LIMIT}
+              shown={list.items.length}
+              total={list.total}
+              nextOffset={list.nextOffset}
+              onOffset={setOffset}
+              texts={{ showing: (range) => t("showing", range), previous: t("previous"), next: t("next") }}
+            />
+          </>
+        )}
+      </FilteredStates>
       {removing && (
         <RemovePartnerDialog
           email={removing.email}

@@ -80,6 +80,8 @@ export const links = pgTable(
     priceMinor: bigint("price_minor", { mode: "number" }).notNull(),
     currency: text("currency", { enum: currencies }).notNull(),
     stockLimit: integer("stock_limit"),
+    /** How many days after a sale its creator may refund it (issue 21): 0 to 60, 30 by default. */
+    refundWindowDays: integer("refund_window_days").notNull().default(30),
     status: text("status", { enum: linkStatuses }).notNull().default("active"),
     token: text("token").notNull(),
     /** Maintained by checkout; a link with sales is archived on delete, never erased. */

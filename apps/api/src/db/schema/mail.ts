@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /**
  * Every e-mail the outbox provider "sent": nothing leaves the machine, and a developer reads the
@@ -16,6 +16,8 @@ export const mailOutbox = pgTable(
     /** The template's name, so a test or a developer finds "the reset e-mail" without parsing it. */
     template: text("template").notNull(),
     locale: text("locale", { enum: ["en", "fr", "es"] }).notNull(),
+    /** Headers of its own (an update's List-Unsubscribe), as the SMTP adapter would send them. */
+    headers: jsonb("headers").$type<Record<string, string>>(),
     // The insert's own time, not its transaction's: messages stored in one transaction still sort in order.
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
   },

@@ -70,6 +70,16 @@ export const orders = pgTable(
     partnerClaimId: uuid("partner_claim_id").references(() => commissionClaims.id),
     /** What the creator earns: the amount paid less the platform fee and any partner commission. */
     netMinor: bigint("net_minor", { mode: "number" }),
+    /**
+     * What refunds have taken back so far (issue 21: a refund may be partial), in total and per part
+     * of the split. The sale as it stands is the split less these (`saleFacts`): a hold's release,
+     * a claim and the next refund move only what is left.
+     */
+    refundedMinor: bigint("refunded_minor", { mode: "number" }).notNull().default(0),
+    refundedFeeMinor: bigint("refunded_fee_minor", { mode: "number" }).notNull().default(0),
+    refundedCommissionMinor: bigint("refunded_commission_minor", { mode: "number" }).notNull().default(0),
+    refundedPartnerMinor: bigint("refunded_partner_minor", { mode: "number" }).notNull().default(0),
+    refundedNetMinor: bigint("refunded_net_minor", { mode: "number" }).notNull().default(0),
     failureReason: text("failure_reason"),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     /** The end of the hold: when the creator's share becomes available. */
@@ -98,6 +108,9 @@ export const orders = pgTable(
     index("orders_updated_idx").on(t.updatedAt),
     // A buyer's library: the orders paid with an address (issue 21).
     index("orders_buyer_paid_idx").on(t.buyerEmail, t.paidAt).where(sql`${t.paidAt} is not null`),
+    // The buyers of one link, for the creator's customers filtered by link (issue 21): read from the
+    // index alone, without the orders' rows.
+    index("orders_link_buyer_paid_idx").on(t.linkId, t.buyerEmail).where(sql`${t.paidAt} is not null`),
     index("orders_creator_paid_idx").on(t.creatorId, t.paidAt).where(sql`${t.paidAt} is not null`),
     index("orders_creator_held_idx")
       .on(t.creatorId, t.availableAt)
@@ -122,6 +135,8 @@ export const paymentEvents = pgTable(
     type: text("type").notNull(),
     paymentId: text("payment_id").notNull(),
     orderId: uuid("order_id").references(() => orders.id),
+    /** The event's amount as normalised (a refund's: what the payment's refunds add up to). */
+    amountMinor: bigint("amount_minor", { mode: "number" }),
     payload: jsonb("payload").$type<unknown>().notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,3 +1,4 @@
+import { saleNotificationModes } from "@salelink/contracts/notifications";
 import { bigint, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 export const users = pgTable(
@@ -13,6 +14,8 @@ export const users = pgTable(
     locale: text("locale", { enum: ["en", "fr", "es"] })
       .notNull()
       .default("en"),
+    /** Sale e-mails to this account as a creator (issue 21): each sale, a daily digest, or none. */
+    saleNotifications: text("sale_notifications", { enum: saleNotificationModes }).notNull().default("each"),
     emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
     onboardingCompletedAt: timestamp("onboarding_completed_at", { withTimezone: true }),
     /** Sealed with SecretBox; pending until twoFactorEnabledAt is set. */

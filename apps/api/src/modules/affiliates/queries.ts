@@ -1,5 +1,17 @@
 import type { Currency } from "@salelink/contracts";
-import { type AnyColumn, and, desc, eq, gt, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import {
+  type AnyColumn,
+  and,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { campaigns, commissionClaims, orders, referralSales, users } from "../../db/schema/index.ts";
 
@@ -54,7 +66,7 @@ export async function updateCampaign(
 
 const sumOf = (column: AnyColumn) => sql<number>`coalesce(sum(${column}), 0)::bigint`.mapWith(Number);
 
-const sum = (condition: ReturnType<typeof sql>, column: AnyColumn = orders.commissionMinor) =>
+const sum = (condition: ReturnType<typeof sql>, column: AnyColumn | SQL = orders.commissionMinor) =>
   sql<number>`coalesce(sum(${column}) filter (where ${condition}), 0)::bigint`.mapWith(Number);
 
 // The three states of a commission that still counts (DESIGN section 3): held, claimable, claimed.
@@ -131,9 +143,18 @@ export async function campaignFigures(
 /** Whose commissions a claim takes: a platform referrer's (`affiliate`) or a partner's (`partner`). */
 export type CommissionOf = "affiliate" | "partner";
 
+// What is left of a commission once partial refunds took their share back (decision 037).
 const commissionColumns = {
-  affiliate: { earner: orders.referrerId, amount: orders.commissionMinor, claim: orders.commissionClaimId },
-  partner: { earner: orders.partnerId, amount: orders.partnerCommissionMinor, claim: orders.partnerClaimId },
+  affiliate: {
+    earner: orders.referrerId,
+    amount: sql<number>`(${orders.commissionMinor} - ${orders.refundedCommissionMinor})`.mapWith(Number),
+    claim: orders.commissionClaimId,
+  },
+  partner: {
+    earner: orders.partnerId,
+    amount: sql<number>`(${orders.partnerCommissionMinor} - ${orders.refundedPartnerMinor})`.mapWith(Number),
+    claim: orders.partnerClaimId,
+  },
 } as const;
 
 /** Everything the owner could claim now, per currency: what POST /campaigns/claim (or /programmes/claim) would move. */

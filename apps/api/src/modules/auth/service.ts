@@ -14,8 +14,10 @@ import { SecretBox } from "../../lib/secret-box.ts";
 import { randomToken } from "../../lib/tokens.ts";
 import { verifyTotp } from "../../lib/totp.ts";
 import type { BotCheck } from "../../providers/bot-check/index.ts";
+import { eraseBuyer } from "../customers/queries.ts";
 import { queueMail } from "../mail/jobs.ts";
 import { eraseInvitationAddresses } from "../partners/queries.ts";
+import { deletePurchaseLinks } from "../purchases/queries.ts";
 import { balancesOf } from "../wallet/ledger.ts";
 import {
   advanceTotpStep,
@@ -203,6 +205,8 @@ export async function deleteAccount(deps: AuthDeps, token: string): Promise<void
     if (email !== null) {
       await deleteMailTo(tx, email);
       await eraseInvitationAddresses(tx, { userId, email, erased: erasedAddress(userId) });
+      await eraseBuyer(tx, { email, erased: erasedAddress(userId) });
+      await deletePurchaseLinks(tx, email);
     }
     await deletePersonalRows(tx, userId);
     await deleteUserSessions(tx, userId);

@@ -31,6 +31,7 @@ const linkBaseColumns = {
   priceMinor: links.priceMinor,
   currency: links.currency,
   stockLimit: links.stockLimit,
+  refundWindowDays: links.refundWindowDays,
   status: links.status,
   token: links.token,
   salesCount: links.salesCount,
@@ -208,6 +209,7 @@ export async function insertLink(
     priceMinor: number;
     currency: LinkRow["currency"];
     stockLimit: number | null;
+    refundWindowDays: number;
     token: string;
   },
 ): Promise<string> {
@@ -227,6 +229,7 @@ export type LinkChanges = Partial<
     | "priceMinor"
     | "currency"
     | "stockLimit"
+    | "refundWindowDays"
     | "status"
   >
 >;

@@ -92,6 +92,7 @@ function toLink(row: q.LinkRow): Link {
     priceMinor: row.priceMinor,
     currency: row.currency,
     stockLimit: row.stockLimit,
+    refundWindowDays: row.refundWindowDays,
     status: row.status,
     token: row.token,
     salesCount: row.salesCount,

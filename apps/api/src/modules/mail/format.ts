@@ -56,3 +56,24 @@ export function findLinks(text: string): string[] {
   const links = (text.match(/https?:\/\/[^\s<>"']+/g) ?? []).map((link) => link.replace(/[.,;:!?)]+$/, ""));
   return [...new Set(links)];
 }
+
+const LINK = /https?:\/\/[^\s<>"']+/g;
+
+/**
+ * Plain text to HTML: escaped, with its http(s) addresses as links (a sentence's closing
+ * punctuation left outside) and its line breaks kept. For a sender's own words and for lines that
+ * carry an address.
+ */
+export function linkifyHtml(text: string): string {
+  let out = "";
+  let last = 0;
+  for (const match of text.matchAll(LINK)) {
+    const link = match[0].replace(/[.,;:!?)]+$/, "");
+    const start = match.index;
+    out += escapeHtml(text.slice(last, start));
+    out += `<a href="${escapeHtml(link)}" target="_blank">${escapeHtml(link)}</a>`;
+    last = start + link.length;
+  }
+  out += escapeHtml(text.slice(last));
+  return out.replace(/\r?\n/g, "<br>\n");
+}

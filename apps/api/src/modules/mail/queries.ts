@@ -43,6 +43,7 @@ export async function getOutboxMessage(db: DbOrTx, id: string): Promise<OutboxMe
       html: mailOutbox.html,
       template: mailOutbox.template,
       locale: mailOutbox.locale,
+      headers: mailOutbox.headers,
       createdAt: mailOutbox.createdAt,
     })
     .from(mailOutbox)

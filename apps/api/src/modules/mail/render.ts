@@ -1,5 +1,5 @@
 import type { Locale } from "@salelink/contracts";
-import { escapeHtml, fill, type PluralMessage, pickPlural, type Values } from "./format.ts";
+import { escapeHtml, fill, linkifyHtml, type PluralMessage, pickPlural, type Values } from "./format.ts";
 import { htmlLayout, type LayoutContent, textLayout } from "./layout.ts";
 import en from "./messages/en.json" with { type: "json" };
 import es from "./messages/es.json" with { type: "json" };
@@ -22,6 +22,8 @@ export interface RenderedMail {
 interface Line {
   message: string;
   values?: Values;
+  /** Its http(s) addresses become links in the HTML version. */
+  links?: boolean;
 }
 
 interface Content {
@@ -31,11 +33,17 @@ interface Content {
   body: Line[];
   action?: { label: Line; url: string };
   notes: Line[];
+  /** Someone's own words (a creator's update), after the body: paragraphs, links made clickable. */
+  text?: string;
+  /** Instead of the product team's. */
+  signature?: Line;
   /**
    * Why this address gets the mail: an account's (the default), a purchase's (receipts, refunds;
-   * buyers need no account), or an invitation's (the invitee may have none).
+   * buyers need no account), an invitation's (the invitee may have none), or a creator's update
+   * (`footer` names the creator).
    */
-  reason?: "account" | "purchase" | "invitation";
+  reason?: "account" | "purchase" | "invitation" | "update";
+  footer?: Values;
 }
 
 type Builder<K extends MailTemplate> = (
@@ -49,6 +57,20 @@ const expiry = (message: PluralMessage, hours: number, locale: Locale) =>
   line(pickPlural(message, hours, locale), { hours });
 
 const builders: { [K in MailTemplate]: Builder<K> } = {
+  "buyer-update": ({ "buyer-update": m }, params) => {
+    const creator = { creator: params.creator };
+    return {
+      subject: line(m.subject, { subject: params.subject }),
+      preview: line(m.preview, creator),
+      heading: line(m.heading, { subject: params.subject }),
+      body: [line(m.intro, creator)],
+      text: params.body,
+      notes: [{ ...line(m.unsubscribe, { ...creator, url: params.url }), links: true }],
+      signature: line(m.signature, creator),
+      reason: "update",
+      footer: creator,
+    };
+  },
   "verify-email": ({ "verify-email": m }, params) => ({
     subject: line(m.subject),
     preview: line(m.preview),
@@ -89,10 +111,13 @@ const builders: { [K in MailTemplate]: Builder<K> } = {
     const values = { title: params.title, amount: params.amount };
     return {
       subject: line(m.subject, values),
-      preview: line(m.preview, values),
-      heading: line(m.heading),
-      body: [line(m.body, values)],
-      notes: [line(m.access)],
+      preview: line(params.partial ? m.previewPartial : m.preview, values),
+      heading: line(params.partial ? m.headingPartial : m.heading),
+      body: [
+        line(params.partial ? m.bodyPartial : m.body, values),
+        ...(params.reason ? [line(m.reason, { reason: params.reason })] : []),
+      ],
+      notes: [line(params.partial ? m.accessPartial : m.access)],
       reason: "purchase",
     };
   },
@@ -139,6 +164,50 @@ const builders: { [K in MailTemplate]: Builder<K> } = {
       reason: "invitation",
     };
   },
+  "sale-notification": ({ "sale-notification": m }, params, locale) => {
+    const first = { title: params.title, amount: params.amount };
+    const more = params.count - 1 - params.others.length;
+    const action = { label: line(m.action), url: params.url };
+    const notes = [line(m.settings, { settingsUrl: params.settingsUrl })];
+    if (params.count === 1) {
+      return {
+        subject: line(m.subject, first),
+        preview: line(m.preview, first),
+        heading: line(m.heading),
+        body: [line(m.body, first)],
+        action,
+        notes,
+      };
+    }
+    const values = { count: params.count, totals: params.totals };
+    return {
+      subject: line(pickPlural(m.subjectMany, params.count, locale), values),
+      preview: line(pickPlural(m.previewMany, params.count, locale), values),
+      heading: line(m.headingMany),
+      body: [
+        line(pickPlural(m.bodyMany, params.count, locale), values),
+        ...[first, ...params.others].map((sale) => line(m.item, sale)),
+        ...(more > 0 ? [line(pickPlural(m.more, more, locale), { more })] : []),
+      ],
+      action,
+      notes,
+    };
+  },
+  "sales-digest": ({ "sales-digest": m }, params, locale) => {
+    const values = { count: params.count, totals: params.totals };
+    return {
+      subject: line(m.subject, values),
+      preview: line(pickPlural(m.preview, params.count, locale), values),
+      heading: line(m.heading),
+      body: [
+        line(pickPlural(m.body, params.count, locale), values),
+        ...(params.links.length > 0 ? [line(m.top)] : []),
+        ...params.links.map((l) => line(pickPlural(m.item, l.sales, locale), l)),
+      ],
+      action: { label: line(m.action), url: params.url },
+      notes: [line(m.settings, { settingsUrl: params.settingsUrl })],
+    };
+  },
   "password-changed": ({ "password-changed": m }) => ({
     subject: line(m.subject),
     preview: line(m.preview),
@@ -164,7 +233,16 @@ export function renderMail<T extends MailTemplate>(
   const layout = messages.layout;
 
   const lay = (encode: (s: string) => string): LayoutContent => {
-    const f = (l: Line) => fill(l.message, { product: PRODUCT_NAME, ...l.values }, locale, encode);
+    const html = encode === escapeHtml;
+    const f = (l: Line) =>
+      l.links && html
+        ? linkifyHtml(fill(l.message, { product: PRODUCT_NAME, ...l.values }, locale, (s) => s))
+        : fill(l.message, { product: PRODUCT_NAME, ...l.values }, locale, encode);
+    const own = (content.text ?? "")
+      .split(/\r?\n\s*\r?\n/)
+      .map((p) => p.trim())
+      .filter((p) => p !== "")
+      .map((p) => (html ? linkifyHtml(p) : p));
     return {
       locale,
       product: encode(PRODUCT_NAME),
@@ -172,21 +250,24 @@ export function renderMail<T extends MailTemplate>(
       preview: f(content.preview),
       heading: f(content.heading),
       greeting: f(line(layout.greeting)),
-      body: content.body.map(f),
+      body: [...content.body.map(f), ...own],
       action: content.action && {
         label: f(content.action.label),
         url: encode(content.action.url),
         hint: f(line(layout.linkHint)),
       },
       notes: content.notes.map(f),
-      signature: f(line(layout.signature)),
+      signature: f(content.signature ?? line(layout.signature)),
       footer: f(
         line(
           content.reason === "purchase"
             ? layout.footerPurchase
             : content.reason === "invitation"
               ? layout.footerInvitation
-              : layout.footer,
+              : content.reason === "update"
+                ? layout.footerUpdate
+                : layout.footer,
+          content.footer,
         ),
       ),
     };

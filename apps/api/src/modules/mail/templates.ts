@@ -1,4 +1,4 @@
-import { localeSchema } from "@salelink/contracts";
+import { localeSchema, UPDATE_BODY_MAX, UPDATE_SUBJECT_MAX } from "@salelink/contracts";
 import { z } from "zod";
 
 /** Links in e-mails open a page of ours: never a javascript: or data: URL, whatever the caller passes. */
@@ -27,8 +27,12 @@ export const mailParamsSchemas = {
   }),
   "order-refunded": z.object({
     title: z.string().max(200),
-    /** Already formatted in the buyer's language. */
+    /** Already formatted in the buyer's language: this refund's amount. */
     amount: z.string().max(40),
+    /** A part of the payment (issue 21): the order stays open. */
+    partial: z.boolean().optional(),
+    /** The creator's reason, when the creator refunded. */
+    reason: z.string().max(500).optional(),
   }),
   /** A payment that went through for an order that could no longer be fulfilled: refunded in full. */
   "order-unfulfilled": z.object({
@@ -45,6 +49,42 @@ export const mailParamsSchemas = {
   }),
   /** The one-time link to a buyer's library: every order paid with the address (issue 21). */
   "purchases-link": z.object({ url: linkSchema, expiresInHours: expiresInHoursSchema }),
+  /**
+   * A creator's update to their buyers (issue 21): their own subject and text, sent by the update's
+   * batch job straight through the provider (never a mail.send job), with the unsubscribe page.
+   */
+  "buyer-update": z.object({
+    url: linkSchema,
+    subject: z.string().max(UPDATE_SUBJECT_MAX),
+    body: z.string().max(UPDATE_BODY_MAX),
+    creator: z.string().max(320),
+  }),
+  /** A creator's sales of one short window, in one e-mail (issue 21). */
+  "sale-notification": z.object({
+    count: z.number().int().min(1),
+    /** The window's first sale, its amount already formatted in the creator's language. */
+    title: z.string().max(200),
+    amount: z.string().max(40),
+    /** The next few sales of the window, when there were several. */
+    others: z.array(z.object({ title: z.string().max(200), amount: z.string().max(40) })).max(10),
+    /** One total per currency, already formatted and joined ("€20.00 and $5.00"). */
+    totals: z.string().max(300),
+    url: linkSchema,
+    settingsUrl: linkSchema,
+  }),
+  /** A creator's sales of the last 24 hours, for those who chose the daily digest (issue 21). */
+  "sales-digest": z.object({
+    count: z.number().int().min(1),
+    totals: z.string().max(300),
+    /** The most sold links, each with its sales and formatted totals. */
+    links: z
+      .array(
+        z.object({ title: z.string().max(200), sales: z.number().int().min(1), amount: z.string().max(300) }),
+      )
+      .max(10),
+    url: linkSchema,
+    settingsUrl: linkSchema,
+  }),
   /** A creator invites someone into their partner programme (issue 20). */
   "partner-invitation": z.object({
     url: linkSchema,
@@ -109,6 +149,16 @@ export const mailJobPayloadSchema = z.discriminatedUnion("template", [
     ...recipient,
     template: z.literal("purchases-link"),
     params: mailParamsSchemas["purchases-link"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("sale-notification"),
+    params: mailParamsSchemas["sale-notification"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("sales-digest"),
+    params: mailParamsSchemas["sales-digest"],
   }),
 ]);
 

@@ -4,7 +4,9 @@ import type { Tx } from "../../db/client.ts";
 import type { PaymentEvent, PaymentProvider } from "../../providers/payments/types.ts";
 import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
 import { sellOwnUnits } from "../checkout/stock-queries.ts";
+import { recordCustomers } from "../customers/queries.ts";
 import { mailSendJob } from "../mail/jobs.ts";
+import { saleNotificationRows } from "../notifications/service.ts";
 import { postMany } from "../wallet/ledger.ts";
 import { orderPaid } from "../wallet/postings.ts";
 import {
@@ -175,7 +177,24 @@ export async function applyPaymentBatch(
     tx,
     paid.map((p) => orderPaid(saleFacts({ ...p.order, ...p.values }))),
   );
-  await insertJobs(tx, await followUpJobs(tx, config, paid));
+  await insertJobs(tx, [
+    ...(await followUpJobs(tx, config, paid)),
+    // The creators' sale e-mails: one row per creator and window for the whole batch.
+    ...saleNotificationRows(
+      config,
+      paid.flatMap(({ order, values }) =>
+        values.paidAt ? [{ creatorId: order.creatorId, paidAt: values.paidAt }] : [],
+      ),
+    ),
+  ]);
+  await recordCustomers(
+    tx,
+    paid.map((p) => ({
+      creatorId: p.order.creatorId,
+      email: p.order.buyerEmail,
+      paidAt: p.values.paidAt ?? new Date(),
+    })),
+  );
   await countSalesOf(tx, config, paid);
   for (const { index } of todo) results[index] = "applied";
   return { results };

@@ -8,14 +8,17 @@ import type { PaymentEvent, PaymentProvider } from "../../providers/payments/typ
 import { referralBlocked } from "../affiliates/self-referral/service.ts";
 import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
 import { orderAccessToken } from "../checkout/order-access.ts";
+import { recordCustomers } from "../customers/queries.ts";
 import { queueMail } from "../mail/jobs.ts";
 import type { MailJobPayload } from "../mail/templates.ts";
+import { queueSaleNotification } from "../notifications/service.ts";
 import { balanceLookup, post } from "../wallet/ledger.ts";
 import {
   coverShortfall,
   holdReleased,
   orderPaid,
   orderRefunded,
+  refundedParts,
   type SaleFacts,
   splitSale,
 } from "../wallet/postings.ts";
@@ -33,10 +36,12 @@ import {
   recordPaymentEvent,
   referringCampaign,
   referringCampaigns,
+  refundedOfPayment,
   setOrderFailed,
   setOrderPaid,
   setOrderRefunded,
   setOrderReleased,
+  settleRefunds,
   uncountSale,
 } from "./queries.ts";
 import {
@@ -110,12 +115,14 @@ export function saleFacts(order: OrderRow): SaleFacts {
     referrerId: order.referrerId,
     partnerId: order.partnerBlocked === null ? order.partnerId : null,
     currency: order.currency,
+    // The sale as it stands: what refunds took back (issue 21: partial ones) is no longer held,
+    // released, claimed or refundable.
     split: {
-      grossMinor: order.totalMinor,
-      feeMinor: order.feeMinor,
-      commissionMinor: order.commissionMinor ?? 0,
-      partnerCommissionMinor: order.partnerCommissionMinor ?? 0,
-      netMinor: order.netMinor,
+      grossMinor: order.totalMinor - order.refundedMinor,
+      feeMinor: order.feeMinor - order.refundedFeeMinor,
+      commissionMinor: (order.commissionMinor ?? 0) - order.refundedCommissionMinor,
+      partnerCommissionMinor: (order.partnerCommissionMinor ?? 0) - order.refundedPartnerMinor,
+      netMinor: order.netMinor - order.refundedNetMinor,
     },
     availableAt: order.availableAt,
   };
@@ -185,8 +192,10 @@ async function markPaid(tx: Tx, config: Config, order: OrderRow, paidAt: Date): 
   if (!paid) throw new Error("order lost");
   await post(tx, orderPaid(saleFacts(paid)));
   await countSale(tx, order.linkId, order.promoCodeId);
+  await recordCustomers(tx, [{ creatorId: order.creatorId, email: order.buyerEmail, paidAt }]);
   const receipt = receiptMail(config, order, token, await linkForMail(tx, order.linkId));
   await queueMail(tx, receipt.mail, { dedupeKey: receipt.dedupeKey });
+  await queueSaleNotification(tx, config, { creatorId: order.creatorId, paidAt });
   await releaseHoldJob.enqueue(
     tx,
     { orderId: order.id },
@@ -196,12 +205,20 @@ async function markPaid(tx: Tx, config: Config, order: OrderRow, paidAt: Date): 
 }
 
 /**
- * Refunded: the money goes back the way it came. After the hold, the creator's share is taken from
- * their available balance; whatever they have already withdrawn is borne by the platform's fees
- * account (the creator's balance never goes below zero).
+ * Refunded, wholly or in part (issue 21): the provider reports what the payment's refunds add up to
+ * (`cumulative`); what is new since the last one is reversed, as that share of the sale as it stands
+ * (decision 037). The money goes back the way it came. After the hold, the creator's share is taken
+ * from their available balance; whatever they have already withdrawn is borne by the platform's
+ * fees account (the creator's balance never goes below zero). The last refund closes the order.
  */
-async function markRefunded(tx: Tx, order: OrderRow): Promise<void> {
-  const reversal = orderRefunded(saleFacts(order), order.releasedAt !== null);
+async function markRefunded(tx: Tx, order: OrderRow, cumulative = order.totalMinor): Promise<boolean> {
+  const amountMinor = Math.min(cumulative, order.totalMinor) - order.refundedMinor;
+  if (amountMinor <= 0) return false;
+  const full = order.refundedMinor + amountMinor === order.totalMinor;
+  // The first and whole refund keeps the order's id as its reference, as before partial refunds.
+  const reference =
+    full && order.refundedMinor === 0 ? order.id : `${order.id}:${order.refundedMinor + amountMinor}`;
+  const reversal = orderRefunded(saleFacts(order), order.releasedAt !== null, { amountMinor, reference });
   const owners = reversal.entries.flatMap((e) => (e.ownerId === null ? [] : [e.ownerId]));
   const posting = {
     ...reversal,
@@ -211,9 +228,12 @@ async function markRefunded(tx: Tx, order: OrderRow): Promise<void> {
     }),
   };
   await post(tx, posting);
-  await setOrderRefunded(tx, order.id);
-  await uncountSale(tx, order.linkId);
-  // However the refund started (the admin console, the provider's dashboard), the buyer is told.
+  await setOrderRefunded(tx, order.id, refundedParts(reversal), full);
+  const settled = await settleRefunds(tx, order.id, order.refundedMinor + amountMinor);
+  const creatorReason = settled.find((r) => r.by === "creator")?.reason;
+  if (full) await uncountSale(tx, order.linkId);
+  // However the refund started (the creator, the admin console, the provider's dashboard), the
+  // buyer is told.
   const title = await linkTitle(tx, order.linkId);
   await queueMail(
     tx,
@@ -223,11 +243,14 @@ async function markRefunded(tx: Tx, order: OrderRow): Promise<void> {
       template: "order-refunded",
       params: {
         title: title ?? "",
-        amount: formatMoney(order.totalMinor, order.currency, order.locale),
+        amount: formatMoney(amountMinor, order.currency, order.locale),
+        ...(full ? {} : { partial: true }),
+        ...(creatorReason ? { reason: creatorReason } : {}),
       },
     },
-    { dedupeKey: `refunded:${order.id}` },
+    { dedupeKey: full && order.refundedMinor === 0 ? `refunded:${order.id}` : `refunded:${reference}` },
   );
+  return true;
 }
 
 /** Applies one verified provider event inside `tx`: once, whatever the order of deliveries. */
@@ -249,7 +272,11 @@ export async function applyPaymentEvent(
   if (!order || !link) return "ignored";
   await linkPaymentEvent(tx, recorded, order.id);
   // An event for another amount or currency than the order's is recorded, never acted on.
-  if (event.amountMinor !== order.totalMinor || event.currency !== order.currency) return "ignored";
+  // A refund's amount is what the payment's refunds add up to, at most the order's total.
+  const refund = event.type === "refund.succeeded";
+  if (event.currency !== order.currency) return "ignored";
+  if (refund ? event.amountMinor > order.totalMinor : event.amountMinor !== order.totalMinor)
+    return "ignored";
 
   // A limited stock's page shows what is left: a payment or a failure changes it.
   const refreshPage = () =>
@@ -269,7 +296,8 @@ export async function applyPaymentEvent(
     }
     const paid = await markPaid(tx, config, order, event.createdAt);
     await refreshPage();
-    if (await hasRefundEvent(tx, provider, event.paymentId)) await markRefunded(tx, paid);
+    const refundedSoFar = await refundedOfPayment(tx, provider, event.paymentId);
+    if (refundedSoFar > 0) await markRefunded(tx, paid, refundedSoFar);
     return "applied";
   }
   if (event.type === "payment.failed") {
@@ -286,7 +314,8 @@ export async function applyPaymentEvent(
     return "applied";
   }
   if (order.status !== "paid") return "ignored";
-  await markRefunded(tx, order);
+  // An older total delivered after a newer one has nothing new to take back.
+  if (!(await markRefunded(tx, order, event.amountMinor))) return "ignored";
   await refreshPage();
   return "applied";
 }

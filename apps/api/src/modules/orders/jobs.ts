@@ -1,6 +1,7 @@
 import type { JobRegistry } from "../../jobs/index.ts";
 import type { PaymentProvider } from "../../providers/payments/types.ts";
 import { releaseHold, releaseHoldJob } from "./events.ts";
+import { askRefundAgain, askRefundJob } from "./refunds/service.ts";
 import { refundUnfulfilled, refundUnfulfilledJob } from "./unfulfilled.ts";
 
 /** The order jobs: a sale's hold ending, and the provider refund of a payment that came too late. */
@@ -10,4 +11,5 @@ export function registerOrderJobs(registry: JobRegistry, deps: { payments: Payme
     if ((await releaseHold(tx, orderId)) === "not-due") throw new Error("The hold is not over yet");
   });
   registry.register(refundUnfulfilledJob, (tx, payload) => refundUnfulfilled(tx, deps.payments, payload));
+  registry.register(askRefundJob, (tx, { refundId }) => askRefundAgain(tx, deps.payments, refundId));
 }

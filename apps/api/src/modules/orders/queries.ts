@@ -4,17 +4,18 @@ import { alias } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import type { DbOrTx } from "../../db/client.ts";
 import {
-  adminAuditLog,
   campaigns,
   creatorProfiles,
   files,
   links,
+  orderRefunds,
   orders,
   paymentEvents,
   promoCodes,
   users,
 } from "../../db/schema/index.ts";
 import type { PaymentEvent, PaymentProvider } from "../../providers/payments/types.ts";
+import type { RefundedParts } from "../wallet/postings.ts";
 
 /*
  * The orders module's SQL: an order's life after its payment (events, holds, refunds), the buyer's
@@ -85,11 +86,48 @@ export async function setOrderFailed(db: DbOrTx, orderId: string, failureReason:
     .where(eq(orders.id, orderId));
 }
 
-export async function setOrderRefunded(db: DbOrTx, orderId: string): Promise<void> {
+/**
+ * Adds what a refund took back to the order's refunded parts; the last refund (`full`) closes it:
+ * "refunded", its content no longer given.
+ */
+export async function setOrderRefunded(
+  db: DbOrTx,
+  orderId: string,
+  parts: RefundedParts,
+  full: boolean,
+): Promise<void> {
+  const now = new Date();
   await db
     .update(orders)
-    .set({ status: "refunded", refundedAt: new Date(), updatedAt: new Date() })
+    .set({
+      ...(full ? { status: "refunded" as const, refundedAt: now } : {}),
+      refundedMinor: sql`${orders.refundedMinor} + ${parts.amountMinor}`,
+      refundedFeeMinor: sql`${orders.refundedFeeMinor} + ${parts.feeMinor}`,
+      refundedCommissionMinor: sql`${orders.refundedCommissionMinor} + ${parts.commissionMinor}`,
+      refundedPartnerMinor: sql`${orders.refundedPartnerMinor} + ${parts.partnerCommissionMinor}`,
+      refundedNetMinor: sql`${orders.refundedNetMinor} + ${parts.netMinor}`,
+      updatedAt: now,
+    })
     .where(eq(orders.id, orderId));
+}
+
+/** The refunds asked of the provider that the payment's refunded total now covers are through. */
+export async function settleRefunds(
+  db: DbOrTx,
+  orderId: string,
+  cumulative: number,
+): Promise<{ by: "creator" | "admin"; reason: string }[]> {
+  return db
+    .update(orderRefunds)
+    .set({ status: "succeeded", settledAt: new Date() })
+    .where(
+      and(
+        eq(orderRefunds.orderId, orderId),
+        eq(orderRefunds.status, "asked"),
+        lte(orderRefunds.cumulativeMinor, cumulative),
+      ),
+    )
+    .returning({ by: orderRefunds.by, reason: orderRefunds.reason });
 }
 
 /** The money of an unfulfilled order is back with its buyer; its status stays "failed". */
@@ -254,6 +292,7 @@ export async function recordPaymentEvent(
       type: event.type,
       paymentId: event.paymentId,
       orderId: null,
+      amountMinor: event.amountMinor,
       payload: event.raw,
     })
     .onConflictDoNothing({ target: [paymentEvents.provider, paymentEvents.eventId] })
@@ -266,6 +305,25 @@ export async function linkPaymentEvent(db: DbOrTx, eventId: string, orderId: str
 }
 
 /** Whether the provider has already reported a refund of this payment. */
+/** What a payment's refund events report as refunded, the largest total (0 when none came). */
+export async function refundedOfPayment(
+  db: DbOrTx,
+  provider: ProviderKind,
+  paymentId: string,
+): Promise<number> {
+  const [row] = await db
+    .select({ amount: sql<number>`coalesce(max(${paymentEvents.amountMinor}), 0)`.mapWith(Number) })
+    .from(paymentEvents)
+    .where(
+      and(
+        eq(paymentEvents.provider, provider),
+        eq(paymentEvents.paymentId, paymentId),
+        eq(paymentEvents.type, "refund.succeeded"),
+      ),
+    );
+  return Number(row?.amount ?? 0);
+}
+
 export async function hasRefundEvent(
   db: DbOrTx,
   provider: ProviderKind,
@@ -283,52 +341,6 @@ export async function hasRefundEvent(
     )
     .limit(1);
   return !!row;
-}
-
-// --- Refunds asked by an admin -------------------------------------------------------------------
-
-export interface RefundCandidate {
-  id: string;
-  status: OrderRow["status"];
-  paymentId: string | null;
-  total: number;
-  currency: OrderRow["currency"];
-}
-
-/** The order an admin wants refunded; `lock` takes its row until the transaction ends. */
-export async function refundCandidate(
-  db: DbOrTx,
-  orderId: string,
-  lock: boolean,
-): Promise<RefundCandidate | null> {
-  const query = db
-    .select({
-      id: orders.id,
-      status: orders.status,
-      paymentId: orders.providerPaymentId,
-      total: orders.totalMinor,
-      currency: orders.currency,
-    })
-    .from(orders)
-    .where(eq(orders.id, orderId));
-  const [order] = lock ? await query.for("update") : await query;
-  return order ?? null;
-}
-
-/** Whether an admin has already asked for this order's refund (the audit log is the record). */
-export async function refundAsked(db: DbOrTx, orderId: string): Promise<boolean> {
-  const [asked] = await db
-    .select({ id: adminAuditLog.id })
-    .from(adminAuditLog)
-    .where(
-      and(
-        eq(adminAuditLog.action, "order.refund"),
-        eq(adminAuditLog.targetType, "order"),
-        eq(adminAuditLog.targetId, orderId),
-      ),
-    )
-    .limit(1);
-  return !!asked;
 }
 
 // --- The buyer's order page ----------------------------------------------------------------------

@@ -7,22 +7,13 @@ import {
 } from "@salelink/contracts";
 import type { Config } from "../../config.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { AppError, notFound } from "../../lib/errors.ts";
+import { notFound } from "../../lib/errors.ts";
 import { hashToken } from "../../lib/tokens.ts";
-import { sandboxDeliverJob } from "../../providers/payments/sandbox/jobs.ts";
-import { sandboxEvent } from "../../providers/payments/sandbox/provider.ts";
 import type { PaymentProvider } from "../../providers/payments/types.ts";
 import type { ObjectStorage } from "../../providers/storage/index.ts";
-import { audit } from "../audit/queries.ts";
 import { releaseHold } from "./events.ts";
-import {
-  dueHoldOrderIds,
-  type OrderPageRow,
-  orderPageRow,
-  refundAsked,
-  refundCandidate,
-  searchOrderRows,
-} from "./queries.ts";
+import { dueHoldOrderIds, type OrderPageRow, orderPageRow, searchOrderRows } from "./queries.ts";
+import { askRefund } from "./refunds/service.ts";
 
 export interface OrderDeps {
   db: Db;
@@ -105,64 +96,16 @@ export async function searchOrders(db: DbOrTx, query: AdminOrderListQuery): Prom
   };
 }
 
-/** The order, refundable: paid, and no refund asked yet (it stays "paid" until the provider confirms). */
-async function refundable(db: DbOrTx, orderId: string, lock: boolean) {
-  const order = await refundCandidate(db, orderId, lock);
-  if (!order) throw notFound("Order");
-  if (order.status !== "paid" || !order.paymentId) {
-    throw new AppError("ConflictException", "Only a paid order can be refunded.");
-  }
-  if (await refundAsked(db, order.id)) {
-    throw new AppError("ConflictException", "A refund of this order is already under way.");
-  }
-  return { ...order, paymentId: order.paymentId };
-}
-
 /**
- * An admin refunds a paid order in full. The provider is asked first; the ledger is reversed only
- * when its refund event arrives (applyPaymentEvent), so a refund is applied once however it started.
+ * An admin refunds a paid order in full (what is left of it). The provider is asked; the ledger is
+ * reversed only when its refund event arrives (applyPaymentEvent), so a refund is applied once
+ * however it started (refunds/service.ts).
  */
 export async function refundOrder(
   deps: OrderDeps,
   input: { adminId: string; orderId: string; reason: string },
 ): Promise<void> {
-  const { db, payments } = deps;
-  const order = await refundable(db, input.orderId, false);
-  // Asked before anything is recorded: should the provider refuse, nothing is. Its idempotency
-  // key makes concurrent or repeated asks one refund at the provider.
-  await payments.refund({
-    paymentId: order.paymentId,
-    amountMinor: order.total,
-    idempotencyKey: `refund-${order.id}`,
-  });
-  await db.transaction(async (tx) => {
-    // Checked again under the row's lock: of two concurrent asks, one records it, the other gets 409.
-    await refundable(tx, order.id, true);
-    await audit(tx, {
-      actorId: input.adminId,
-      action: "order.refund",
-      targetType: "order",
-      targetId: order.id,
-      reason: input.reason,
-      details: { amountMinor: order.total, currency: order.currency },
-    });
-    if (payments.kind === "sandbox") {
-      // Stripe reports the refund with its own event; the sandbox sends its own the same way.
-      await sandboxDeliverJob.enqueue(
-        tx,
-        {
-          event: sandboxEvent("refund.succeeded", {
-            paymentId: order.paymentId,
-            orderId: order.id,
-            amountMinor: order.total,
-            currency: order.currency,
-          }),
-        },
-        { dedupeKey: `sandbox-refund:${order.id}` },
-      );
-    }
-  });
-  if (payments.kind === "sandbox") deps.pokeJobs();
+  await askRefund(deps, input.orderId, { by: "admin", adminId: input.adminId, reason: input.reason });
 }
 
 /**

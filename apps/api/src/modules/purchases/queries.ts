@@ -56,3 +56,8 @@ export async function accessEmail(
     .limit(1);
   return row?.email ?? null;
 }
+
+/** An account's deletion: its address's library links go (each names the address, nothing else). */
+export async function deletePurchaseLinks(db: DbOrTx, email: string): Promise<void> {
+  await db.delete(purchaseLinks).where(eq(purchaseLinks.email, email.toLowerCase()));
+}

@@ -223,9 +223,51 @@ export function reverse(
  * after the hold, the money is taken back from the balances the release moved it to (available,
  * claimable). What those balances can no longer cover is `coverShortfall`'s business.
  */
-export function orderRefunded(s: SaleFacts, released: boolean): Posting {
+export function orderRefunded(
+  s: SaleFacts,
+  released: boolean,
+  refund: { amountMinor: number; reference?: string } = { amountMinor: s.split.grossMinor },
+): Posting {
   const sale = released ? netEntries(orderPaid(s), holdReleased(s)) : orderPaid(s).entries;
-  return reverse(sale, { kind: "refund", reference: s.orderId });
+  // A partial refund (issue 21) takes back the same share of every part of the sale as it stands.
+  return reverse(
+    sale,
+    { kind: "refund", reference: refund.reference ?? s.orderId },
+    { numerator: refund.amountMinor, denominator: s.split.grossMinor },
+  );
+}
+
+/** What a refund took back of each part of a sale's split, read off its reversal (before any cover). */
+export interface RefundedParts {
+  amountMinor: number;
+  feeMinor: number;
+  commissionMinor: number;
+  partnerCommissionMinor: number;
+  netMinor: number;
+}
+
+export function refundedParts(reversal: Posting): RefundedParts {
+  const parts: RefundedParts = {
+    amountMinor: 0,
+    feeMinor: 0,
+    commissionMinor: 0,
+    partnerCommissionMinor: 0,
+    netMinor: 0,
+  };
+  for (const e of reversal.entries) {
+    const taken = -e.amountMinor;
+    if (e.account === "provider") parts.amountMinor += e.amountMinor;
+    else if (e.account === "pending" || e.account === "available") parts.netMinor += taken;
+    else if (e.account === "platform_fees") parts.feeMinor += taken;
+    else if (e.account === "affiliate_pending" || e.account === "affiliate_claimable") {
+      // The referrer's commission came out of the fee: the fee taken back includes it.
+      parts.commissionMinor += taken;
+      parts.feeMinor += taken;
+    } else if (e.account === "partner_pending" || e.account === "partner_claimable")
+      parts.partnerCommissionMinor += taken;
+    else throw new RangeError(`a sale's reversal moves ${e.account}`);
+  }
+  return parts;
 }
 
 /**

@@ -271,7 +271,8 @@ export function heldSales(db: DbOrTx, userId: string, limit: number) {
     .select({
       orderId: orders.id,
       title: links.title,
-      amount: orders.netMinor,
+      // What partial refunds left of it (decision 037).
+      amount: sql<number>`(${orders.netMinor} - ${orders.refundedNetMinor})`.mapWith(Number),
       currency: orders.currency,
       availableAt: orders.availableAt,
     })
@@ -302,7 +303,8 @@ export function movementsOf(db: DbOrTx, userId: string, query: TransactionListQu
       orders,
       and(
         inArray(ledgerTransactions.kind, [...orderTransactionKinds]),
-        sql`${orders.id}::text = ${ledgerTransactions.reference}`,
+        // A partial refund's reference is `{orderId}:{refunded so far}` (decision 037).
+        sql`${orders.id}::text = split_part(${ledgerTransactions.reference}, ':', 1)`,
       ),
     )
     .leftJoin(links, eq(links.id, orders.linkId))

@@ -75,7 +75,8 @@ export async function transactionsOf(
     currency: r.currency,
     createdAt: r.createdAt.toISOString(),
     availableAt: r.availableAt ? r.availableAt.toISOString() : null,
-    orderId: isOrderKind(r.kind) ? r.reference : null,
+    // A partial refund's reference is `{orderId}:{refunded so far}` (decision 037).
+    orderId: isOrderKind(r.kind) ? (r.reference.split(":")[0] ?? null) : null,
     title: r.title,
   }));
   return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };

@@ -22,6 +22,7 @@ export class OutboxMailProvider implements MailProvider {
         html: message.html,
         template: message.template,
         locale: message.locale,
+        headers: message.headers ?? null,
       })
       .returning({ id: mailOutbox.id });
     if (!row) throw new Error("The outbox did not store the message");

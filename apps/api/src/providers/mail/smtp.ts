@@ -63,6 +63,7 @@ export class SmtpMailProvider implements MailProvider {
       subject: message.subject,
       text: message.text,
       html: message.html,
+      ...(message.headers ? { headers: message.headers } : {}),
       ...(options.idempotencyKey
         ? { messageId: `<${messageIdLocalPart(options.idempotencyKey)}@${this.domain}>` }
         : {}),

@@ -10,6 +10,8 @@ export interface OutgoingMail {
   /** The template it was rendered from; the outbox keeps it so tests and developers can find a message. */
   template: string;
   locale: Locale;
+  /** Headers of its own: an update's List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 export interface SendOptions {

@@ -203,9 +203,9 @@ function toPaymentEvent(event: Stripe.Event): PaymentEvent | null {
     }
     case "charge.refunded": {
       const charge = event.data.object;
-      // Our refunds are always of the whole payment; a partial one (made in Stripe's dashboard) is
-      // not an outcome the order knows how to record, so it is not reported as one.
-      if (!charge.refunded) return null;
+      // Whole or partial (issue 21): `amount_refunded` is what the charge's refunds add up to, which
+      // is what the order records (decision 037), so a redelivered or late event changes nothing.
+      if (charge.amount_refunded <= 0) return null;
       const paymentId =
         typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
       // A charge made without a PaymentIntent was not made by us.

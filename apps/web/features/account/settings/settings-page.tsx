@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { ChangePasswordSection } from "./change-password-section.tsx";
 import { DeleteAccountSection } from "./delete-account-section.tsx";
 import { LanguageSection } from "./language-section.tsx";
+import { NotificationsSection } from "./notifications-section.tsx";
 import { TwoFactorSection } from "./two-factor-section.tsx";
 
 export function SettingsPage() {
@@ -14,6 +15,7 @@ export function SettingsPage() {
       <ChangePasswordSection />
       <TwoFactorSection />
       <LanguageSection />
+      <NotificationsSection />
       <DeleteAccountSection />
     </section>
   );

@@ -37,7 +37,10 @@ export function lockUnclaimedCommissions(tx: DbOrTx, params: { referredId: strin
     .select({
       id: orders.id,
       currency: orders.currency,
-      commission: orders.commissionMinor,
+      // What partial refunds left of it (decision 037).
+      commission: sql<number>`(${orders.commissionMinor} - ${orders.refundedCommissionMinor})`.mapWith(
+        Number,
+      ),
       releasedAt: orders.releasedAt,
     })
     .from(orders)
@@ -47,7 +50,7 @@ export function lockUnclaimedCommissions(tx: DbOrTx, params: { referredId: strin
         eq(orders.referrerId, params.referrerId),
         eq(orders.status, "paid"),
         isNull(orders.commissionClaimId),
-        gt(orders.commissionMinor, 0),
+        gt(orders.commissionMinor, orders.refundedCommissionMinor),
       ),
     )
     .orderBy(orders.id)
@@ -58,7 +61,8 @@ export function lockUnclaimedCommissions(tx: DbOrTx, params: { referredId: strin
 export async function zeroCommission(tx: DbOrTx, params: { orderId: string }): Promise<void> {
   await tx
     .update(orders)
-    .set({ commissionMinor: 0, updatedAt: new Date() })
+    // Nothing left: what partial refunds took back stays recorded as taken back.
+    .set({ commissionMinor: orders.refundedCommissionMinor, updatedAt: new Date() })
     .where(eq(orders.id, params.orderId));
 }
 

@@ -21,6 +21,7 @@ const publicLinkColumns = {
   currency: links.currency,
   status: links.status,
   stockLimit: links.stockLimit,
+  refundWindowDays: links.refundWindowDays,
   salesCount: links.salesCount,
   previewKey: contentFiles.previewKey,
   fileKind: contentFiles.kind,

@@ -36,6 +36,7 @@ function toPublicLink(row: PublicLinkRow, stocks: Map<string, StockState>): Publ
     soldOut: stock.state === "sold-out",
     reservedOut: stock.state === "reserved-out",
     availableAgainAt: stock.state === "reserved-out" ? stock.availableAgainAt.toISOString() : null,
+    refundWindowDays: row.refundWindowDays,
     creator: {
       id: row.creatorId,
       displayName: row.creatorDisplayName,

@@ -99,10 +99,11 @@ export async function membershipFigures(
         count(*) filter (where o.status = 'refunded' and o.partner_blocked is null) as refunds,
         count(*) filter (where o.status = 'paid' and o.partner_blocked = 'self-purchase') as blocked_self,
         count(*) filter (where o.status = 'paid' and o.partner_blocked = 'shared-signals') as blocked_shared,
-        coalesce(sum(o.total_minor) filter (where o.status = 'paid' and o.partner_blocked is null), 0) as revenue,
-        coalesce(sum(o.partner_commission_minor) filter (
+        coalesce(sum(o.total_minor - o.refunded_minor) filter (where o.status = 'paid' and o.partner_blocked is null), 0) as revenue,
+        -- What partial refunds left (decision 037).
+        coalesce(sum(o.partner_commission_minor - o.refunded_partner_minor) filter (
           where o.status = 'paid' and o.released_at is null and o.partner_claim_id is null), 0) as held,
-        coalesce(sum(o.partner_commission_minor) filter (
+        coalesce(sum(o.partner_commission_minor - o.refunded_partner_minor) filter (
           where o.status = 'paid' and o.released_at is not null and o.partner_claim_id is null), 0) as owed,
         coalesce(sum(o.partner_commission_minor) filter (where o.partner_claim_id is not null), 0) as paid
       from orders o
@@ -181,7 +182,7 @@ export async function membershipDays(
     ),
     s as (
       select (o.paid_at at time zone 'UTC')::date as day, o.currency, count(*) as sales,
-        sum(coalesce(o.partner_commission_minor, 0)) as commission
+        sum(coalesce(o.partner_commission_minor, 0) - o.refunded_partner_minor) as commission
       from orders o
       where o.partner_membership_id = ${params.membershipId} and o.status = 'paid'
         and o.partner_blocked is null and o.paid_at >= ${params.fromDay}::date

@@ -93,11 +93,13 @@ export async function refreshSalesDaily(tx: DbOrTx, since: string): Promise<numb
                                net_minor, refunds, refunded_net_minor)
       select o.creator_id, d.day, o.link_id, o.currency,
         count(*) filter (where o.status = 'paid'),
-        coalesce(sum(o.total_minor) filter (where o.status = 'paid'), 0),
-        coalesce(sum(o.fee_minor) filter (where o.status = 'paid'), 0),
-        coalesce(sum(o.net_minor) filter (where o.status = 'paid'), 0),
+        -- A sale partly refunded (decision 037) counts for what is left of it.
+        coalesce(sum(o.total_minor - o.refunded_minor) filter (where o.status = 'paid'), 0),
+        coalesce(sum(o.fee_minor - o.refunded_fee_minor) filter (where o.status = 'paid'), 0),
+        coalesce(sum(o.net_minor - o.refunded_net_minor) filter (where o.status = 'paid'), 0),
         count(*) filter (where o.status = 'refunded'),
         coalesce(sum(o.net_minor) filter (where o.status = 'refunded'), 0)
+          + coalesce(sum(o.refunded_net_minor) filter (where o.status = 'paid'), 0)
       from (${changedSalesBuckets(since)}) d
       join orders o on o.creator_id = d.creator_id and o.paid_at is not null
         and o.paid_at >= (d.day::timestamp at time zone 'UTC')
@@ -131,9 +133,11 @@ export async function refreshReferralSales(tx: DbOrTx, since: string): Promise<n
                                   claimable_minor, claimed_minor)
       select o.referrer_id, o.creator_id, o.currency,
         count(*) filter (where o.status = 'paid'),
-        coalesce(sum(o.commission_minor) filter (where o.status = 'paid' and o.released_at is null), 0),
-        coalesce(sum(o.commission_minor) filter (where o.status = 'paid' and o.released_at is not null
-                                                 and o.commission_claim_id is null), 0),
+        coalesce(sum(o.commission_minor - o.refunded_commission_minor)
+                 filter (where o.status = 'paid' and o.released_at is null), 0),
+        coalesce(sum(o.commission_minor - o.refunded_commission_minor)
+                 filter (where o.status = 'paid' and o.released_at is not null
+                         and o.commission_claim_id is null), 0),
         coalesce(sum(o.commission_minor) filter (where o.commission_claim_id is not null), 0)
       from orders o
       where o.referrer_id in (${changedReferrers(since)}) and o.status in ('paid', 'refunded')

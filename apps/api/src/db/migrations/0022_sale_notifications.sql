@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "sale_notifications" text DEFAULT 'each' NOT NULL;

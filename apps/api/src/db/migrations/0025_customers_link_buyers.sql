@@ -1,0 +1,1 @@
+CREATE INDEX "orders_link_buyer_paid_idx" ON "orders" USING btree ("link_id","buyer_email") WHERE "orders"."paid_at" is not null;
