@@ -108,6 +108,8 @@ export default defineConfig({
             // The demo creator uploads in many tests; the per-account upload rate is tested in the API suite.
             UPLOAD_RATE_PER_HOUR: "1000",
             JOBS_POLL_MS: "200",
+            // A creator's sales are e-mailed together per second, not per minute (issue 21).
+            SALE_NOTIFY_COALESCE_SECONDS: "1",
             // Edits refresh the web app's cached buyer pages at once.
             WEB_REVALIDATE_URL: `http://127.0.0.1:${WEB_PORT}/api/revalidate`,
             WEB_REVALIDATE_SECRET: REVALIDATE_SECRET,
