@@ -16,6 +16,7 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { JobRegistry, jobsPlugin, Worker } from "./jobs/index.ts";
 import { redactPaths, redactUrl } from "./lib/redact.ts";
+import { TtlCache } from "./lib/ttl-cache.ts";
 import { profileRoutes } from "./modules/account/routes.ts";
 import { adminAccountRoutes } from "./modules/admin/accounts/routes.ts";
 import { adminExportRoutes } from "./modules/admin/exports/routes.ts";
@@ -332,7 +333,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(saleRefundRoutes, { db, payments, pokeJobs: authDeps.pokeJobs });
   await app.register(purchaseRoutes, { db, config, storage, pokeJobs: authDeps.pokeJobs });
   await app.register(updateRoutes, { db, config, pokeJobs: authDeps.pokeJobs });
-  await app.register(customerRoutes, { db });
+  await app.register(customerRoutes, {
+    db,
+    counts: new TtlCache<number>({ ttlMs: config.CUSTOMERS_COUNT_CACHE_MS, maxEntries: 10_000 }),
+  });
   await app.register(reportRoutes, { db, config });
   await app.register(adminExportRoutes, { db, config });
   const attributions = new PartnerAttributions(db, config);

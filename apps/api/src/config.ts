@@ -52,6 +52,11 @@ const envSchema = z.object({
    * removal) shows within it on other instances, at once on the one that made it.
    */
   PARTNER_ATTRIBUTION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /**
+   * How long the customers screen's totals ("1-25 of 63,126") are kept per creator and filter, per
+   * instance (issue 21): counting 100,000 customers on every page would cost more than the page.
+   */
+  CUSTOMERS_COUNT_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(15_000),
   /** Visitors the in-memory click dedup remembers per hour (without REDIS_URL); past it, repeats may count. */
   CLICK_DEDUP_MAX_VISITORS: z.coerce.number().int().min(1000).max(10_000_000).default(1_000_000),
   /**

@@ -1,7 +1,15 @@
-import type { AuditEntryView, CheckoutResponse, CustomerDetail, CustomerList } from "@salelink/contracts";
+import type {
+  AuditEntryView,
+  CheckoutResponse,
+  CustomerDetail,
+  CustomerList,
+  CustomerListQuery,
+} from "@salelink/contracts";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminAuditLog, customers, orders, purchaseLinks } from "../../src/db/schema/index.ts";
+import { TtlCache } from "../../src/lib/ttl-cache.ts";
+import { listCustomers } from "../../src/modules/customers/service.ts";
 import {
   accountWithSession,
   deletionToken,
@@ -45,7 +53,8 @@ const run = Math.random().toString(36).slice(2, 8);
 const addr = (name: string) => `${name}-${run}@example.test`;
 
 beforeAll(async () => {
-  ctx = await testApp({ RATE_LIMIT_EMAIL_MAX: "1000" });
+  // Totals are counted afresh on every read here; their cache has its own test below.
+  ctx = await testApp({ RATE_LIMIT_EMAIL_MAX: "1000", CUSTOMERS_COUNT_CACHE_MS: "0" });
   seller = await accountWithSession(ctx.database, { onboarded: true });
   linkA = await helpers.newLink(seller.cookie, { title: "Sunset pack", priceMinor: 2000 });
   linkB = await helpers.newLink(seller.cookie, { title: '=HYPERLINK("x")', priceMinor: 500 });
@@ -248,5 +257,28 @@ describe("account deletion", () => {
     expect(erased).toHaveLength(1);
     const csv = (await get("/customers/export.csv", seller.cookie)).body;
     expect(csv).not.toContain(email);
+  });
+});
+
+describe("the totals' cache", () => {
+  it("keeps a filter's total a while, but never hides rows or the next page", async () => {
+    const deps = { db: ctx.database.db, counts: new TtlCache<number>({ ttlMs: 60_000, maxEntries: 10 }) };
+    const q = `cachetest${run}`;
+    const read = (offset: number) =>
+      listCustomers(deps, seller.id, { q, offset, limit: 1, sort: "last" } as CustomerListQuery);
+    await bought(linkA, `${q}a@example.test`);
+    expect(await read(0)).toMatchObject({ total: 1, nextOffset: null });
+
+    // A second buyer: the cached count says 1, the rows say more.
+    await bought(linkA, `${q}b@example.test`);
+    const first = await read(0);
+    expect(first).toMatchObject({ total: 2, nextOffset: 1 });
+    const second = await read(1);
+    expect(second).toMatchObject({ total: 2, nextOffset: null });
+    // (Paid in the same second, the two may come in either order.)
+    expect([...first.items, ...second.items].map((c) => c.email).sort()).toEqual([
+      `${q}a@example.test`,
+      `${q}b@example.test`,
+    ]);
   });
 });

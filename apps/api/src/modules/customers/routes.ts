@@ -7,14 +7,14 @@ import {
   customerParamsSchema,
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { Db } from "../../db/client.ts";
-import { customerDetail, exportCustomers, listCustomers } from "./service.ts";
+import { type CustomerDeps, customerDetail, exportCustomers, listCustomers } from "./service.ts";
 
 /*
  * The creator's customers screen (issue 21): the list, its CSV export and one customer's orders,
  * always of the session user's own links.
  */
-export const customerRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const customerRoutes: FastifyPluginAsyncZod<CustomerDeps> = async (app, deps) => {
+  const { db } = deps;
   const config = { auth: "user" } as const;
   const tags = ["customers"];
 
@@ -29,7 +29,7 @@ export const customerRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         response: { 200: customerListSchema },
       },
     },
-    async (request) => listCustomers(db, (await request.requireUser()).id, request.query),
+    async (request) => listCustomers(deps, (await request.requireUser()).id, request.query),
   );
 
   app.get(

@@ -11,6 +11,7 @@ import { minorToDecimal } from "@salelink/contracts/money";
 import type { Db } from "../../db/client.ts";
 import { csvDocument, csvField } from "../../lib/csv.ts";
 import { AppError } from "../../lib/errors.ts";
+import type { TtlCache } from "../../lib/ttl-cache.ts";
 import { audit } from "../audit/queries.ts";
 import {
   type CustomerRow,
@@ -62,19 +63,31 @@ const view = (row: CustomerRow, totals: Map<string, CustomerTotal[]>): Customer 
   unsubscribedAt: row.unsubscribedAt?.toISOString() ?? null,
 });
 
+export interface CustomerDeps {
+  db: Db;
+  /** The lists' totals per creator and filter, for CUSTOMERS_COUNT_CACHE_MS (the rows are always live). */
+  counts: TtlCache<number>;
+}
+
 export async function listCustomers(
-  db: Db,
+  { db, counts }: CustomerDeps,
   creatorId: string,
   query: CustomerListQuery,
 ): Promise<CustomerList> {
   const filter = { q: query.q, linkId: query.linkId };
-  const [rows, total] = await Promise.all([
-    customerPage(db, { creatorId, filter, sort: query.sort, offset: query.offset, limit: query.limit }),
-    customerCount(db, { creatorId, filter }),
+  const countKey = JSON.stringify([creatorId, query.q?.trim().toLowerCase() ?? "", query.linkId ?? ""]);
+  const [rows, counted] = await Promise.all([
+    // One row more than the page: whether there is a next page, whatever the (cached) total says.
+    customerPage(db, { creatorId, filter, sort: query.sort, offset: query.offset, limit: query.limit + 1 }),
+    counts.get(countKey, () => customerCount(db, { creatorId, filter })),
   ]);
+  const more = rows.length > query.limit;
+  if (more) rows.pop();
+  // Customers who bought since the count: never fewer than the rows seen.
+  const total = Math.max(counted, query.offset + rows.length + (more ? 1 : 0));
   const totals = await totalsOf(db, creatorId, rows);
   const next = query.offset + rows.length;
-  return { items: rows.map((r) => view(r, totals)), total, nextOffset: next < total ? next : null };
+  return { items: rows.map((r) => view(r, totals)), total, nextOffset: more ? next : null };
 }
 
 export async function customerDetail(db: Db, creatorId: string, id: string): Promise<CustomerDetail> {
