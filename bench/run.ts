@@ -14,6 +14,7 @@ import { docsFile, log, resultsFile, rootDir } from "./lib/context.ts";
 import { customersSeconds, customersSummary, runCustomers } from "./lib/customers.ts";
 import { type BenchDatabase, createBenchDatabase } from "./lib/database.ts";
 import { type AllResults, writeDocs } from "./lib/docs.ts";
+import { invoicesSeconds, invoicesSummary, runInvoices } from "./lib/invoices.ts";
 import { runLaunch } from "./lib/launch.ts";
 import { stopLaunchLoad } from "./lib/launch-load.ts";
 import { phaseLimitSeconds } from "./lib/launch-phases.ts";
@@ -114,6 +115,8 @@ function serversFor(name: ScenarioName, options: Options): ServerName[] {
     return ["api", "bare"];
   if (name === "launch") return options.instances > 1 ? ["api", "api2", "bare"] : ["api", "bare"];
   if (name === "mixed") return ["api", "web", "bare"];
+  // Invoices: rendered in the bench process, no server.
+  if (name === "invoices") return [];
   return ["api", "web"];
 }
 
@@ -143,6 +146,7 @@ function measuredSeconds(options: Options, selected: ScenarioName[]): number {
     if (name === "customers") return sum + customersSeconds(options);
     // Updates: the seeding, an API of its own with the job worker, the whole send.
     if (name === "updates") return sum + updatesSeconds(options);
+    if (name === "invoices") return sum + invoicesSeconds(options);
     // Lighthouse: four pages, each audited `lighthouseRuns` times, up to 150 s each.
     return sum + 4 * 150 * options.lighthouseRuns;
   }, 0);
@@ -276,6 +280,14 @@ async function main(): Promise<number> {
     ran.add(name);
   }
 
+  // In this process, while the servers idle: the loads before are over, Lighthouse not started.
+  if (selected.includes("invoices")) {
+    checkAborted();
+    log("Scenario invoices:");
+    all.invoices = await runInvoices(options);
+    ran.add("invoices");
+  }
+
   if (selected.includes("lighthouse")) {
     checkAborted();
     if (lighthouseProblem || !web) {
@@ -310,6 +322,7 @@ async function main(): Promise<number> {
   if (all.launch) for (const line of launchSummary(all.launch)) console.log(line);
   if (all.customers) for (const line of customersSummary(all.customers)) console.log(line);
   if (all.updates) for (const line of updatesSummary(all.updates)) console.log(line);
+  if (all.invoices) for (const line of invoicesSummary(all.invoices)) console.log(line);
   if (all.lighthouse) {
     for (const p of all.lighthouse) {
       console.log(`lighthouse ${p.path}: performance ${p.performance}, accessibility ${p.accessibility}`);

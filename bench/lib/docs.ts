@@ -7,6 +7,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ClicksResult } from "./clicks.ts";
 import { type CustomersResult, customersSection } from "./customers.ts";
+import { type InvoicesResult, invoicesSection } from "./invoices.ts";
 import type { LaunchResult } from "./launch.ts";
 import { launchSection } from "./launch-report.ts";
 import type { LighthousePage } from "./lighthouse.ts";
@@ -26,6 +27,7 @@ export interface AllResults {
   launch?: LaunchResult;
   customers?: CustomersResult;
   updates?: UpdatesResult;
+  invoices?: InvoicesResult;
   lighthouse?: LighthousePage[];
 }
 
@@ -80,6 +82,11 @@ const sections: Section[] = [
     id: "updates",
     scenarios: ["updates"],
     render: (info, all) => (all.updates ? updatesSection(info, all.updates) : undefined),
+  },
+  {
+    id: "invoices",
+    scenarios: ["invoices"],
+    render: (info, all) => (all.invoices ? invoicesSection(info, all.invoices) : undefined),
   },
   {
     id: "lighthouse",

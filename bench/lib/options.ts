@@ -15,6 +15,7 @@ export const scenarioNames = [
   "launch",
   "customers",
   "updates",
+  "invoices",
   "lighthouse",
 ] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
@@ -45,6 +46,8 @@ export interface Options {
   customersOrders: number;
   /** The updates scenario's buyers of its one creator (issue 21: 100,000). */
   updatesBuyers: number;
+  /** Invoice PDFs the invoices scenario renders (one monthly statement of 200 sales per 20 of them). */
+  invoices: number;
   /** Loopback Redis the API instances share when there are several (rate limits, click counters). */
   redisUrl: string;
   /**
@@ -82,6 +85,8 @@ export const usage = `Usage: npm run bench -w @salelink/bench -- [options]
                         default 100000, as issue 21 sets); smaller for a quick try
   --updates-buyers <n>  buyers the updates scenario's update is sent to (env BENCH_UPDATES_BUYERS,
                         default 100000, as issue 21 sets); smaller for a quick try
+  --invoices <n>        invoice PDFs the invoices scenario renders in-process, plus one monthly
+                        statement of 200 sales per 20 (env BENCH_INVOICES, default 2000)
   --api-dir <dir>       the API package to run, already built (env BENCH_API_DIR, default apps/api):
                         e.g. an earlier commit's apps/api, for a before/after; the launch's ledger
                         audit runs that package's source
@@ -91,7 +96,7 @@ export const usage = `Usage: npm run bench -w @salelink/bench -- [options]
   --write-docs          write docs/benchmarks.md even for a partial (--only) run: each section whose
                         scenarios all ran (foundation: api-maintenance, api-public-link, web-*;
                         checkout: api-checkout, api-webhook; clicks: api-clicks; partners; mixed;
-                        launch; customers; updates; lighthouse);
+                        launch; customers; updates; invoices; lighthouse);
                         the others are kept
   --no-write-docs       never write docs/benchmarks.md
   --verbose             echo the servers' output
@@ -160,6 +165,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 
       "launch-stock": { type: "string" },
       "customers-orders": { type: "string" },
       "updates-buyers": { type: "string" },
+      invoices: { type: "string" },
       "api-dir": { type: "string" },
       "api-cpu-prof": { type: "string" },
       "write-docs": { type: "boolean" },
@@ -204,6 +210,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 
       100_000,
       { integer: true },
     ),
+    invoices: positiveNumber("invoices", values.invoices ?? env.BENCH_INVOICES, 2_000, { integer: true }),
     redisUrl: values["redis-url"] ?? env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
     apiDir: apiDirOf(values["api-dir"] ?? env.BENCH_API_DIR, env),
     apiCpuProf: apiDirOf(values["api-cpu-prof"] ?? env.BENCH_API_CPU_PROF, env),

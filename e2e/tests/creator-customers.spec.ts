@@ -199,6 +199,23 @@ for (const locale of ["en", "fr"] as const) {
     await expect(page.getByRole("listitem").filter({ hasText: second })).toContainText(counts("0", "1"), {
       timeout: 20_000,
     });
+
+    // 7. Sale e-mails become a daily digest in the settings, and stay so.
+    await page
+      .getByRole("navigation", { name: t("account.nav.label") })
+      .getByRole("link", { name: t("account.nav.settings") })
+      .click();
+    const notifications = page.getByRole("region", { name: t("settings.notifications.title") });
+    const digest = notifications.getByRole("radio", { name: t("settings.notifications.mode.digest") });
+    await expect(
+      notifications.getByRole("radio", { name: t("settings.notifications.mode.each") }),
+    ).toBeChecked();
+    await digest.check();
+    await notifications.getByRole("button", { name: t("settings.notifications.save") }).click();
+    await expect(toast(page)).toBeVisible();
+    await page.reload();
+    await expect(digest).toBeChecked();
+
     expect(creatorErrors, "the creator's browser console").toEqual([]);
     await creatorContext.close();
   });

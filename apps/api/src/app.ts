@@ -22,6 +22,7 @@ import { adminAccountRoutes } from "./modules/admin/accounts/routes.ts";
 import { adminExportRoutes } from "./modules/admin/exports/routes.ts";
 import { adminOverviewRoutes } from "./modules/admin/overview/routes.ts";
 import { adminReportRoutes } from "./modules/admin/reports/routes.ts";
+import { adminVatRoutes } from "./modules/admin/vat/routes.ts";
 import { clickRoutes } from "./modules/affiliates/clicks/routes.ts";
 import { campaignRoutes } from "./modules/affiliates/routes.ts";
 import { auditRoutes } from "./modules/audit/routes.ts";
@@ -30,10 +31,12 @@ import { createPublicCache } from "./modules/catalogue/public/cache.ts";
 import { registerRevalidateJobs } from "./modules/catalogue/revalidate.ts";
 import { catalogueRoutes } from "./modules/catalogue/routes.ts";
 import { checkoutRoutes } from "./modules/checkout/routes.ts";
-import { receivePaymentDelivery } from "./modules/checkout/service.ts";
+import { applyCardCountry, receivePaymentDelivery } from "./modules/checkout/service.ts";
 import { customerRoutes } from "./modules/customers/routes.ts";
 import { drainPlugin, Lifecycle } from "./modules/health/lifecycle.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import { mailAttachments } from "./modules/invoices/downloads.ts";
+import { invoiceRoutes } from "./modules/invoices/routes.ts";
 import { identityRoutes } from "./modules/kyc/routes.ts";
 import { receiveIdentityDelivery } from "./modules/kyc/service.ts";
 import { registerMailJobs } from "./modules/mail/jobs.ts";
@@ -80,6 +83,7 @@ import { sandboxPaymentRoutes } from "./providers/payments/sandbox/routes.ts";
 import { createPayoutProvider, type PayoutProvider } from "./providers/payouts/index.ts";
 import { assertPaymentsMatchPayouts, assertProductionProviders } from "./providers/production-guard.ts";
 import { createObjectStorage, type ObjectStorage } from "./providers/storage/index.ts";
+import { createViesProvider, type ViesProvider } from "./providers/vies/index.ts";
 
 export const API_VERSION = "0.1.0";
 
@@ -103,6 +107,7 @@ export interface AppDeps {
     payments?: PaymentProvider;
     payouts?: PayoutProvider;
     identity?: IdentityProvider;
+    vies?: ViesProvider;
   };
 }
 
@@ -120,6 +125,8 @@ export interface Services {
   payments: PaymentProvider;
   payouts: PayoutProvider;
   identity: IdentityProvider;
+  /** Whether a buyer's VAT number exists (issue 22); the checkout asks it, nothing caches it. */
+  vies: ViesProvider;
 }
 
 declare module "fastify" {
@@ -186,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const identity =
     deps.providers?.identity ??
     createIdentityProvider(config.identity, { appSecret: config.appSecret, webOrigin: config.WEB_ORIGIN });
+  const vies = deps.providers?.vies ?? createViesProvider(config.vies);
   assertProductionProviders({
     nodeEnv: config.NODE_ENV,
     allowSandbox: config.ALLOW_SANDBOX_PROVIDERS,
@@ -198,6 +206,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // Not a sandbox: the operator pays each approved payout by bank transfer and records it.
       { name: "payouts", kind: payouts.kind, sandbox: false },
       { name: "identity", kind: identity.kind },
+      // The sandbox makes its answers up: a reverse charge on its word would be VAT left unpaid.
+      { name: "vies", kind: vies.kind },
     ],
   });
   assertPaymentsMatchPayouts({ nodeEnv: config.NODE_ENV, payments: payments.kind, payouts: payouts.kind });
@@ -209,7 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const registry = new JobRegistry();
   // Every module's job handlers, here and nowhere else (never from an HTTP plugin).
-  registerMailJobs(registry, { mail });
+  registerMailJobs(registry, { mail, attachments: mailAttachments });
   registerRevalidateJobs(registry, { config });
   registerUploadJobs(registry, { storage });
   registerPayoutJobs(registry, { config, payouts });
@@ -238,6 +248,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     payments,
     payouts,
     identity,
+    vies,
     lifecycle: new Lifecycle(),
     metrics,
     maintenance: new MaintenanceService(db, {
@@ -331,6 +342,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminReportRoutes, { db, config, publicCache, pokeJobs: authDeps.pokeJobs });
   await app.register(orderRoutes, { db, config, payments, storage, pokeJobs: authDeps.pokeJobs });
   await app.register(saleRefundRoutes, { db, payments, pokeJobs: authDeps.pokeJobs });
+  await app.register(invoiceRoutes, { db, config });
   await app.register(purchaseRoutes, { db, config, storage, pokeJobs: authDeps.pokeJobs });
   await app.register(updateRoutes, { db, config, pokeJobs: authDeps.pokeJobs });
   await app.register(customerRoutes, {
@@ -339,10 +351,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(reportRoutes, { db, config });
   await app.register(adminExportRoutes, { db, config });
+  await app.register(adminVatRoutes, { db });
   const attributions = new PartnerAttributions(db, config);
-  await app.register(checkoutRoutes, { db, config, payments, attributions });
+  await app.register(checkoutRoutes, { db, config, payments, attributions, vies });
   if (payments.kind === "sandbox") {
-    await app.register(sandboxPaymentRoutes, { db, pokeJobs: authDeps.pokeJobs });
+    await app.register(sandboxPaymentRoutes, {
+      db,
+      pokeJobs: authDeps.pokeJobs,
+      cardCountry: (orderId, country, confirmed) => applyCardCountry(db, config, orderId, country, confirmed),
+    });
   }
   await app.register(identityRoutes, { db, config, identity });
   if (identity.kind === "sandbox") {

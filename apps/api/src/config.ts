@@ -1,4 +1,5 @@
 import { bicSchema, businessRulesEnvSchema, ibanSchema } from "@salelink/contracts";
+import { nonEuVatCountries } from "@salelink/contracts/vat-countries";
 import { z } from "zod";
 import { botCheckEnvSchema } from "./providers/bot-check/env.ts";
 import { identityEnvSchema } from "./providers/identity/env.ts";
@@ -6,6 +7,7 @@ import { mailEnvSchema } from "./providers/mail/env.ts";
 import { paymentsEnvSchema } from "./providers/payments/env.ts";
 import { payoutsEnvSchema } from "./providers/payouts/env.ts";
 import { storageEnvSchema } from "./providers/storage/env.ts";
+import { viesEnvSchema } from "./providers/vies/env.ts";
 
 const bool = (fallback: boolean) =>
   z
@@ -37,6 +39,20 @@ const envSchema = z.object({
   PLATFORM_NAME: z.string().trim().min(1).max(70).default("Salelink"),
   PLATFORM_IBAN: ibanSchema.optional(),
   PLATFORM_BIC: bicSchema.optional(),
+  /**
+   * The countries outside the EU where the platform is registered for VAT (a comma list of GB, NO,
+   * CH, IS): their consumers are charged their VAT; elsewhere outside the EU none is (issue 22).
+   */
+  VAT_REGISTERED_OUTSIDE_EU: z
+    .string()
+    .default("")
+    .transform((list) =>
+      list
+        .split(",")
+        .map((code) => code.trim().toUpperCase())
+        .filter((code) => code !== ""),
+    )
+    .pipe(z.array(z.enum(nonEuVatCountries))),
   /** PostgreSQL connection string; when unset the embedded PGlite database in DATA_DIR is used. */
   DATABASE_URL: z.string().min(1).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
@@ -56,6 +72,14 @@ const envSchema = z.object({
    * How long the customers screen's totals ("1-25 of 63,126") are kept per creator and filter, per
    * instance (issue 21): counting 100,000 customers on every page would cost more than the page.
    */
+  /**
+   * The platform as its invoices name it (issue 22: the deemed supplier): legal name, postal address
+   * (lines separated by "|") and VAT number. Required in production; elsewhere, unset, the invoices
+   * say they are a sandbox's and not valid.
+   */
+  INVOICE_SELLER_NAME: z.string().trim().max(200).optional(),
+  INVOICE_SELLER_ADDRESS: z.string().trim().max(500).optional(),
+  INVOICE_SELLER_VAT_NUMBER: z.string().trim().max(40).optional(),
   CUSTOMERS_COUNT_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(15_000),
   /** Visitors the in-memory click dedup remembers per hour (without REDIS_URL); past it, repeats may count. */
   CLICK_DEDUP_MAX_VISITORS: z.coerce.number().int().min(1000).max(10_000_000).default(1_000_000),
@@ -186,6 +210,7 @@ export type Config = z.output<typeof envSchema> & {
   payments: z.output<typeof paymentsEnvSchema>;
   payouts: z.output<typeof payoutsEnvSchema>;
   identity: z.output<typeof identityEnvSchema>;
+  vies: z.output<typeof viesEnvSchema>;
   cookieSecure: boolean;
   appSecret: string;
   docsEnabled: boolean;
@@ -209,6 +234,7 @@ export function configVariableNames(): string[] {
     paymentsEnvSchema,
     payoutsEnvSchema,
     identityEnvSchema,
+    viesEnvSchema,
   ];
   // Some parts are an object piped into a transform: the variables are the object's keys.
   const keys = (schema: (typeof parts)[number]) =>
@@ -229,6 +255,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
   const payments = paymentsEnvSchema.safeParse(env);
   const payouts = payoutsEnvSchema.safeParse(env);
   const identity = identityEnvSchema.safeParse(env);
+  const vies = viesEnvSchema.safeParse(env);
   if (
     !parsed.success ||
     !rules.success ||
@@ -237,9 +264,10 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     !storage.success ||
     !payments.success ||
     !payouts.success ||
-    !identity.success
+    !identity.success ||
+    !vies.success
   ) {
-    const issues = [parsed, rules, mail, botCheck, storage, payments, payouts, identity].flatMap(
+    const issues = [parsed, rules, mail, botCheck, storage, payments, payouts, identity, vies].flatMap(
       (r) => r.error?.issues ?? [],
     );
     const lines = issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
@@ -265,6 +293,14 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const production = cfg.NODE_ENV === "production";
+  const seller = ["INVOICE_SELLER_NAME", "INVOICE_SELLER_ADDRESS", "INVOICE_SELLER_VAT_NUMBER"] as const;
+  const missingSeller = seller.filter((name) => !cfg[name]);
+  if (production && missingSeller.length > 0) {
+    // An invoice without its supplier's name, address and VAT number is not an invoice.
+    throw new ConfigError(
+      `Invalid configuration:\n${missingSeller.map((n) => `  ${n}: required in production (the invoices' supplier)`).join("\n")}`,
+    );
+  }
   const shutdownDrainMs = cfg.SHUTDOWN_DRAIN_MS ?? (production ? 5000 : 0);
   if (shutdownDrainMs >= cfg.SHUTDOWN_TIMEOUT_MS) {
     throw new ConfigError(
@@ -288,6 +324,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     payments: payments.data,
     payouts: payouts.data,
     identity: identity.data,
+    vies: vies.data,
     appSecret: cfg.APP_SECRET,
     docsEnabled: cfg.DOCS_ENABLED ?? !production,
     cookieSecure: cfg.COOKIE_SECURE ? cfg.COOKIE_SECURE === "true" : production,

@@ -67,6 +67,7 @@ export const queryKeys = {
     orders: ["admin", "orders"],
     identity: ["admin", "identity"],
     audit: ["admin", "audit"],
+    vat: (quarter: string) => ["admin", "vat", quarter],
     referralFlags: ["admin", "referral-flags"],
     maintenance: ["admin", "maintenance"],
   },

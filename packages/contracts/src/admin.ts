@@ -25,6 +25,7 @@ export const auditActions = [
   "maintenance.message",
   "payouts.export",
   "customers.export",
+  "vat.export",
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -156,6 +156,11 @@ const linkFields = {
   stockLimit: z.number().int().min(1).max(1_000_000).nullable(),
   /** How many days after a sale its creator may refund it (issue 21); shown to buyers. */
   refundWindowDays: refundWindowDaysSchema,
+  /**
+   * Whether the price includes VAT (issue 22). True, the default: EU buyers pay the price shown, the
+   * VAT of their country inside it. False: that VAT is added at checkout.
+   */
+  pricesIncludeVat: z.boolean(),
 };
 
 /** POST /links */
@@ -169,6 +174,7 @@ export const createLinkBodySchema = z.object({
   coverFileId: linkFields.coverFileId.default(null),
   stockLimit: linkFields.stockLimit.default(null),
   refundWindowDays: linkFields.refundWindowDays.default(REFUND_WINDOW_DEFAULT_DAYS),
+  pricesIncludeVat: linkFields.pricesIncludeVat.default(true),
 });
 export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
 
@@ -183,6 +189,7 @@ export const updateLinkBodySchema = z.object({
   coverFileId: linkFields.coverFileId.optional(),
   stockLimit: linkFields.stockLimit.optional(),
   refundWindowDays: linkFields.refundWindowDays.optional(),
+  pricesIncludeVat: linkFields.pricesIncludeVat.optional(),
   status: z.enum(["active", "paused"]).optional(),
 });
 export type UpdateLinkBody = z.infer<typeof updateLinkBodySchema>;
@@ -204,6 +211,7 @@ export const linkSchema = z.object({
   currency: currencySchema,
   stockLimit: z.number().int().nullable(),
   refundWindowDays: z.number().int(),
+  pricesIncludeVat: z.boolean(),
   status: linkStatusSchema,
   token: z.string(),
   salesCount: z.number().int(),
@@ -265,6 +273,8 @@ export const publicLinkSchema = z.object({
   availableAgainAt: z.iso.datetime().nullable(),
   /** Days after buying within which the creator may refund; 0: no refunds. */
   refundWindowDays: z.number().int(),
+  /** True: the price shown includes the VAT of an EU buyer's country; false: it is added at checkout. */
+  pricesIncludeVat: z.boolean(),
   creator: publicCreatorSchema,
 });
 export type PublicLink = z.infer<typeof publicLinkSchema>;

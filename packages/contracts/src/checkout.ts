@@ -2,9 +2,11 @@ import { z } from "zod";
 import { emailSchema } from "./auth.ts";
 import { currencySchema } from "./business-rules.ts";
 import { linkTokenSchema } from "./catalogue.ts";
+import { orderInvoiceSchema } from "./invoices.ts";
 import { localeSchema } from "./locale-schema.ts";
 import { partnerViaListSchema } from "./partners.ts";
 import { fileKindSchema } from "./uploads.ts";
+import { billingCountrySchema, vatNumberSchema, vatSchemeSchema } from "./vat.ts";
 
 /*
  * Checkout, payments and orders (spec sections 2 and 7: `/stripe/checkout`, `/report`). Prices are
@@ -19,6 +21,19 @@ export const orderStatuses = ["pending", "paid", "failed", "refunded"] as const;
 export const orderStatusSchema = z.enum(orderStatuses);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 
+/** A sale's VAT as checkout and the order page show it (issue 22). */
+export const checkoutVatSchema = z.object({
+  scheme: vatSchemeSchema,
+  /** The country whose VAT is charged (or whose rules exempt the sale); null before it is known. */
+  country: z.string().nullable(),
+  rateBps: z.number().int(),
+  vatMinor: z.number().int(),
+  /** The total less the VAT. */
+  netMinor: z.number().int(),
+  pricesIncludeVat: z.boolean(),
+});
+export type CheckoutVat = z.infer<typeof checkoutVatSchema>;
+
 /** POST /stripe/checkout: starts a payment for a link. */
 export const checkoutBodySchema = z.object({
   token: linkTokenSchema,
@@ -27,6 +42,19 @@ export const checkoutBodySchema = z.object({
   locale: localeSchema,
   /** The partner codes the visitor followed (`?via=`), newest first: the creator's programme may attribute the sale. */
   via: partnerViaListSchema.optional(),
+  /**
+   * The buyer's billing country (issue 22): with the card's country, the evidence of where VAT is
+   * due. Required when the link's price excludes VAT (the total depends on it).
+   */
+  billingCountry: billingCountrySchema.optional(),
+  /** A business buyer: its VAT number (checked with VIES: reverse charge) and the invoice's details. */
+  business: z
+    .object({
+      vatNumber: vatNumberSchema,
+      name: z.string().trim().min(1).max(200),
+      address: z.string().trim().max(500).optional(),
+    })
+    .optional(),
 });
 export type CheckoutBody = z.infer<typeof checkoutBodySchema>;
 
@@ -43,6 +71,8 @@ export const checkoutResponseSchema = z.object({
   publishableKey: z.string().optional(),
   total: z.number().int(),
   currency: currencySchema,
+  /** The VAT in the total, as decided from the billing country (the card's may still change it). */
+  vat: checkoutVatSchema,
 });
 export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 
@@ -76,7 +106,20 @@ export const sandboxCards = {
   declined: "4000000000000002",
   /** Needs an extra confirmation step, like 3-D Secure. */
   authenticate: "4000002500003155",
+  /** Pay, with the card's issuing country reported (issue 22: the second piece of VAT evidence). */
+  successFR: "4000002500000003",
+  successDE: "4000002760000016",
+  successHU: "4000003480000005",
+  successUS: "4000008400000000",
 } as const;
+
+/** The issuing country the sandbox reports for a card; the plain success card reports none. */
+export const sandboxCardCountries: Readonly<Record<string, string>> = {
+  [sandboxCards.successFR]: "FR",
+  [sandboxCards.successDE]: "DE",
+  [sandboxCards.successHU]: "HU",
+  [sandboxCards.successUS]: "US",
+};
 
 /** POST /sandbox/payments/:paymentId/confirm */
 export const sandboxConfirmBodySchema = z.object({
@@ -87,13 +130,17 @@ export const sandboxConfirmBodySchema = z.object({
   /** MM/YY */
   expiry: z.string().regex(/^(0[1-9]|1[0-2])\/\d{2}$/),
   cvc: z.string().regex(/^\d{3,4}$/),
+  /** The buyer's answer when the billing and the card's countries disagree: which one is theirs. */
+  country: billingCountrySchema.optional(),
 });
 export type SandboxConfirmBody = z.infer<typeof sandboxConfirmBodySchema>;
 /** POST /sandbox/payments/:paymentId/authenticate: the buyer completes or refuses the extra step. */
 export const sandboxAuthenticateBodySchema = z.object({ approve: z.boolean() });
 export const sandboxPaymentResultSchema = z.object({
-  status: z.enum(["succeeded", "declined", "requires_action"]),
+  status: z.enum(["succeeded", "declined", "requires_action", "needs_country"]),
   message: z.string().optional(),
+  /** needs_country: the two countries to choose from (issue 22). */
+  countries: z.object({ billing: z.string(), card: z.string() }).optional(),
 });
 export type SandboxPaymentResult = z.infer<typeof sandboxPaymentResultSchema>;
 
@@ -121,6 +168,10 @@ export const orderViewSchema = z.object({
   currency: currencySchema,
   paidAt: z.iso.datetime().nullable(),
   files: z.array(orderFileSchema),
+  /** The sale's VAT (issue 22); null for an order paid before VAT was recorded. */
+  vat: checkoutVatSchema.nullable(),
+  /** Its invoice and any credit notes, oldest first: PDFs at /orders/{token}/invoices/{id}.pdf. */
+  invoices: z.array(orderInvoiceSchema),
 });
 export type OrderView = z.infer<typeof orderViewSchema>;
 

@@ -5,6 +5,8 @@
  * schema and the web's shell can import it for free.
  */
 
+import { type VatCountry, vatCountries } from "./vat-countries.ts";
+
 export type AccountHolder = "user" | "platform";
 
 interface AccountRule {
@@ -45,7 +47,26 @@ export const chartOfAccounts = [
    * up): owed back to their buyers until the provider confirms the refund. Never anyone's sale.
    */
   { name: "buyer_refunds", holder: "platform", mayGoNegative: false },
+  /**
+   * VAT charged on sales, owed to each country's tax authority (issue 22): one account per country
+   * the platform may tax (`vat_FR`…), never the creator's money nor the platform's revenue.
+   */
+  ...vatCountries.map((c) => ({
+    name: vatAccount(c),
+    holder: "platform" as const,
+    mayGoNegative: false as const,
+  })),
 ] as const satisfies readonly AccountRule[];
+
+/** The VAT liability account of a country. */
+export function vatAccount<C extends VatCountry>(country: C): `vat_${C}` {
+  return `vat_${country}`;
+}
+export type VatAccount = `vat_${VatCountry}`;
+
+export function isVatAccount(account: string): account is VatAccount {
+  return account.startsWith("vat_");
+}
 
 type Chart = (typeof chartOfAccounts)[number];
 export type LedgerAccount = Chart["name"];

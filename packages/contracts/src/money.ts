@@ -8,10 +8,20 @@ import type { Currency } from "./business-rules.ts";
 
 /** Digits after the decimal point of a currency's minor unit (2 for EUR, 0 for JPY, 3 for KWD). */
 export function currencyDigits(currency: Currency | string): number {
-  return (
-    new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2
-  );
+  let digits = digitsOf.get(currency);
+  if (digits === undefined) {
+    digits =
+      new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ??
+      2;
+    digitsOf.set(currency, digits);
+  }
+  return digits;
 }
+
+// Intl's formatters are costly to build (a fifth of a statement PDF's time went to it): one per
+// currency, and per language and currency, kept for the process. Few of either exist.
+const digitsOf = new Map<string, number>();
+const formatters = new Map<string, Intl.NumberFormat>();
 
 /**
  * Minor units as a plain decimal ("4.50", "-0.05", "1234"): for machine-read values (CSV, bank
@@ -30,10 +40,16 @@ export function minorToDecimal(minor: number, currencyOrDigits: Currency | strin
 /** An amount for people, in their language ("€4.50", "4,50 €", "-0,05 €"). */
 export function formatMoney(minor: number, currency: Currency | string, locale: string): string {
   const digits = currencyDigits(currency);
-  return new Intl.NumberFormat(locale, {
-    style: "currency",
-    currency,
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(minorToDecimal(minor, digits) as `${number}`);
+  const key = `${locale}|${currency}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, {
+      style: "currency",
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+    formatters.set(key, format);
+  }
+  return format.format(minorToDecimal(minor, digits) as `${number}`);
 }

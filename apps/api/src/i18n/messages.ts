@@ -6,6 +6,7 @@ import { authMessages } from "./catalogue/auth.ts";
 import { catalogueMessages } from "./catalogue/catalogue.ts";
 import { checkoutMessages } from "./catalogue/checkout.ts";
 import { customerMessages } from "./catalogue/customers.ts";
+import { invoiceMessages } from "./catalogue/invoices.ts";
 import { kycMessages } from "./catalogue/kyc.ts";
 import { notificationMessages } from "./catalogue/notifications.ts";
 import { orderMessages } from "./catalogue/orders.ts";
@@ -34,6 +35,7 @@ export const moduleCatalogues: Record<string, Catalogue> = {
   catalogue: catalogueMessages,
   checkout: checkoutMessages,
   customers: customerMessages,
+  invoices: invoiceMessages,
   kyc: kycMessages,
   notifications: notificationMessages,
   orders: orderMessages,

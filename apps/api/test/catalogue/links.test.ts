@@ -389,6 +389,7 @@ describe("public link read", () => {
       reservedOut: false,
       availableAgainAt: null,
       refundWindowDays: 30,
+      pricesIncludeVat: true,
       creator: {
         id: profile.id,
         displayName: "Ada",

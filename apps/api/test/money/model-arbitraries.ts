@@ -34,6 +34,8 @@ const buy = fc
     currency,
     // Through a partner's link half the time (users 0 and 1 run programmes: decision 035).
     viaPartner: fc.boolean(),
+    // Taxed a third of the time (issue 22): the VAT of France or Hungary in the price.
+    country: fc.constantFrom(null, null, null, null, "FR" as const, "HU" as const),
   })
   .map((p) => new Buy(p));
 /** A stock of 1 sold, then a declined buyer's retry succeeds at the provider: refunded (issue 16). */

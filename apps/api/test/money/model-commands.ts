@@ -63,8 +63,23 @@ function expectOnce(codes: number[], allowed: boolean, ok: number) {
   expect([...codes].sort(), "concurrent answers").toEqual(expected.sort());
 }
 
+/** A taxed buyer (issue 22): their billing country, the card issued there, and the country's rate. */
+const taxedBuyers = {
+  FR: { card: sandboxCards.successFR, rateBps: 2000 },
+  HU: { card: sandboxCards.successHU, rateBps: 2700 },
+} as const;
+
 export class Buy implements Cmd {
-  constructor(readonly p: { seller: number; price: number; currency: Currency; viaPartner?: boolean }) {}
+  constructor(
+    readonly p: {
+      seller: number;
+      price: number;
+      currency: Currency;
+      viaPartner?: boolean;
+      /** A consumer in France or Hungary (VAT in the price), or none given (no VAT). */
+      country?: keyof typeof taxedBuyers | null;
+    },
+  ) {}
   check = () => true;
   async run(m: MoneyModel, w: World) {
     const token = await createLink(w, this.p.seller, {
@@ -79,11 +94,13 @@ export class Buy implements Cmd {
       email: "buyer@example.test",
       locale: "en",
       ...(programme ? { via: [{ code: programme.code, at: Date.now() - 60_000 }] } : {}),
+      ...(this.p.country ? { billingCountry: this.p.country } : {}),
     });
     expectStatus(started, 201, "checkout");
     const checkout = checkoutResponseSchema.parse(started.json());
+    const taxed = this.p.country ? taxedBuyers[this.p.country] : null;
     const paid = await call(w.ctx, "POST", `/sandbox/payments/${checkout.paymentId}/confirm`, undefined, {
-      card: sandboxCards.success,
+      card: taxed?.card ?? sandboxCards.success,
       expiry: "12/34",
       cvc: "123",
     });
@@ -100,11 +117,12 @@ export class Buy implements Cmd {
       currency: this.p.currency,
       gross: this.p.price,
       viaPartner: programme !== null && programme !== undefined,
+      vatBps: taxed?.rateBps ?? 0,
     });
     await checkInvariants(w, m);
   }
   toString = () =>
-    `buy(u${this.p.seller}, ${this.p.price} ${this.p.currency}${this.p.viaPartner ? ", via partner" : ""})`;
+    `buy(u${this.p.seller}, ${this.p.price} ${this.p.currency}${this.p.viaPartner ? ", via partner" : ""}${this.p.country ? `, ${this.p.country} buyer` : ""})`;
 }
 
 /** The same provider event again (any of the order's), `times` deliveries at once: all duplicates. */

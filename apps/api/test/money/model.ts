@@ -51,6 +51,8 @@ export interface ModelOrder {
   referrer: number | null;
   currency: Currency;
   gross: number;
+  /** The VAT in the gross (what is left of it after partial refunds), owed to the buyer's country. */
+  vat: number;
   fee: number;
   commission: number;
   /** The partner whose link brought the sale, when it earns (a blocked one does not). */
@@ -188,23 +190,30 @@ export class MoneyModel {
     currency: Currency;
     gross: number;
     viaPartner?: boolean;
+    /** The buyer's country's VAT rate, in the price (issue 22); 0 untaxed. */
+    vatBps?: number;
   }) {
-    const { viaPartner, ...facts } = p;
+    const { viaPartner, vatBps = 0, ...facts } = p;
     const referrer = this.selfReferred[p.seller] ? null : (this.referrers[p.seller] ?? null);
-    const fee = roundedShare(p.gross, this.rules.feeBps);
+    // The VAT in the price: the gross less the gross at 100/(100 + rate), rounded half up; the fee
+    // and the commissions are shares of the rest (decision 039).
+    const vat = p.gross - Math.floor((2 * p.gross * 10000 + (10000 + vatBps)) / (2 * (10000 + vatBps)));
+    const base = p.gross - vat;
+    const fee = roundedShare(base, this.rules.feeBps);
     const commission = referrer === null ? 0 : roundedShare(fee, this.rules.commissionBps);
     const programme = viaPartner ? this.programmes[p.seller] : null;
     const partner = programme && !this.partnerBlocked(p.seller) ? programme.partner : null;
     const partnerCommission =
-      programme && partner !== null ? Math.min(roundedShare(p.gross, programme.rateBps), p.gross - fee) : 0;
+      programme && partner !== null ? Math.min(roundedShare(base, programme.rateBps), base - fee) : 0;
     const order: ModelOrder = {
       ...facts,
       referrer,
+      vat,
       fee,
       commission,
       partner,
       partnerCommission,
-      net: p.gross - fee - partnerCommission,
+      net: base - fee - partnerCommission,
       refunded: 0,
       partialRefunds: [],
       status: "paid",
@@ -275,6 +284,7 @@ export class MoneyModel {
     // The order of the sale's entries as posted: held, or after the hold's release.
     const parts: [keyof typeof taken, number][] = o.released
       ? [
+          ["vat", o.vat],
           ["platform", platform],
           ["net", o.net],
           ["commission", o.commission],
@@ -282,11 +292,12 @@ export class MoneyModel {
         ]
       : [
           ["net", o.net],
+          ["vat", o.vat],
           ["platform", platform],
           ["commission", o.commission],
           ["partner", o.partnerCommission],
         ];
-    const taken = { net: 0, platform: 0, commission: 0, partner: 0 };
+    const taken = { net: 0, vat: 0, platform: 0, commission: 0, partner: 0 };
     const shares = parts
       .filter(([, x]) => x !== 0)
       .map(([name, x], index) => ({
@@ -306,6 +317,7 @@ export class MoneyModel {
     }
     this.takeBack(o, taken);
     o.net -= taken.net;
+    o.vat -= taken.vat;
     o.fee -= taken.platform + taken.commission;
     o.commission -= taken.commission;
     o.partnerCommission -= taken.partner;

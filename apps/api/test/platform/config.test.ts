@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { SandboxInProductionError } from "../../src/providers/production-guard.ts";
-import { TEST_APP_SECRET, testConfig, testDatabase } from "../support/app.ts";
+import { TEST_APP_SECRET, TEST_INVOICE_SELLER, testConfig, testDatabase } from "../support/app.ts";
 
 describe("configuration", () => {
   it("has defaults for every variable but the secret", () => {
@@ -54,13 +54,36 @@ describe("configuration", () => {
     expect(message).toContain("WEB_ORIGIN");
   });
 
+  it("refuses production without the invoices' supplier, naming each missing setting (issue 22)", () => {
+    const base = { NODE_ENV: "production", APP_SECRET: TEST_APP_SECRET };
+    expect(() => loadConfig(base)).toThrow(
+      /INVOICE_SELLER_NAME: required in production[\s\S]*INVOICE_SELLER_ADDRESS[\s\S]*INVOICE_SELLER_VAT_NUMBER/,
+    );
+    const { INVOICE_SELLER_VAT_NUMBER: _, ...noVat } = TEST_INVOICE_SELLER;
+    expect(() => loadConfig({ ...base, ...noVat })).toThrow(
+      /^(?![\s\S]*INVOICE_SELLER_NAME)[\s\S]*INVOICE_SELLER_VAT_NUMBER/,
+    );
+    expect(loadConfig({ ...base, ...TEST_INVOICE_SELLER }).INVOICE_SELLER_NAME).toBe("Salelink Test SAS");
+    // Elsewhere the invoices say they are a sandbox's.
+    expect(() => loadConfig({ NODE_ENV: "development", APP_SECRET: TEST_APP_SECRET })).not.toThrow();
+  });
+
   it("treats empty variables as unset and secures cookies in production", () => {
-    const config = loadConfig({ DATABASE_URL: "", NODE_ENV: "production", APP_SECRET: TEST_APP_SECRET });
+    const config = loadConfig({
+      DATABASE_URL: "",
+      NODE_ENV: "production",
+      ...TEST_INVOICE_SELLER,
+      APP_SECRET: TEST_APP_SECRET,
+    });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.cookieSecure).toBe(true);
     expect(
-      loadConfig({ NODE_ENV: "production", APP_SECRET: TEST_APP_SECRET, COOKIE_SECURE: "false" })
-        .cookieSecure,
+      loadConfig({
+        NODE_ENV: "production",
+        ...TEST_INVOICE_SELLER,
+        APP_SECRET: TEST_APP_SECRET,
+        COOKIE_SECURE: "false",
+      }).cookieSecure,
     ).toBe(false);
   });
 });
@@ -77,7 +100,7 @@ describe("the production guard", () => {
     STRIPE_SECRET_KEY: "sk_test_x",
     STRIPE_CONNECT_WEBHOOK_SECRET: "whsec_y",
   };
-  const production = { NODE_ENV: "production", ALLOW_SANDBOX_PROVIDERS: "true" };
+  const production = { NODE_ENV: "production", ...TEST_INVOICE_SELLER, ALLOW_SANDBOX_PROVIDERS: "true" };
 
   let database: Awaited<ReturnType<typeof testDatabase>> | undefined;
   afterAll(() => database?.close());

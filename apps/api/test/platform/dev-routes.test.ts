@@ -4,7 +4,14 @@ import { buildApp } from "../../src/app.ts";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import type { Database } from "../../src/db/client.ts";
 import { isLoopback } from "../../src/plugins/dev-routes.ts";
-import { TEST_APP_SECRET, type TestContext, testApp, testConfig, testDatabase } from "../support/app.ts";
+import {
+  TEST_APP_SECRET,
+  TEST_INVOICE_SELLER,
+  type TestContext,
+  testApp,
+  testConfig,
+  testDatabase,
+} from "../support/app.ts";
 
 /*
  * Issue 16, item 1: GET /dev/mail listed every account's live reset links and anonymous
@@ -108,7 +115,7 @@ describe("the dev routes behind a trusted proxy", () => {
 
 describe("production", () => {
   it("refuses to start with the dev routes on, naming the variable", () => {
-    const production = { NODE_ENV: "production", APP_SECRET: TEST_APP_SECRET };
+    const production = { NODE_ENV: "production", ...TEST_INVOICE_SELLER, APP_SECRET: TEST_APP_SECRET };
     expect(() => loadConfig({ ...production, DEV_ROUTES: "true" })).toThrow(ConfigError);
     expect(() => loadConfig({ ...production, DEV_ROUTES: "true" })).toThrow(/DEV_ROUTES/);
     expect(loadConfig(production).DEV_ROUTES).toBe(false);
@@ -142,7 +149,12 @@ describe("/docs", () => {
     STRIPE_PUBLISHABLE_KEY: "pk_test_x",
     STRIPE_WEBHOOK_SECRET: "whsec_x",
   };
-  const production = { NODE_ENV: "production", ALLOW_SANDBOX_PROVIDERS: "true", ...stripe };
+  const production = {
+    NODE_ENV: "production",
+    ...TEST_INVOICE_SELLER,
+    ALLOW_SANDBOX_PROVIDERS: "true",
+    ...stripe,
+  };
 
   let database: Database;
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import type { Database } from "../../src/db/client.ts";
 import { insertAccount, PASSWORD } from "../support/accounts.ts";
-import { testConfig, testDatabase } from "../support/app.ts";
+import { TEST_INVOICE_SELLER, testConfig, testDatabase } from "../support/app.ts";
 
 describe.skipIf(!process.env.REDIS_URL)("several API instances with REDIS_URL", () => {
   let database: Database;
@@ -60,7 +60,7 @@ describe("production start-up", () => {
   it("refuses sandbox providers unless allowed", async () => {
     const database = await testDatabase();
     try {
-      const production = { NODE_ENV: "production", APP_SECRET: "s".repeat(40) };
+      const production = { NODE_ENV: "production", ...TEST_INVOICE_SELLER, APP_SECRET: "s".repeat(40) };
       await expect(buildApp({ config: testConfig(production), db: database.db })).rejects.toThrow(
         /bot-check \(sandbox\).*mail \(outbox\)/,
       );

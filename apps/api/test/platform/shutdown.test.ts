@@ -12,7 +12,7 @@ import { jobs } from "../../src/db/schema/index.ts";
 import { clickCounts } from "../../src/modules/affiliates/clicks/queries.ts";
 import { revalidateJob } from "../../src/modules/catalogue/revalidate.ts";
 import { insertAccount, insertCampaign } from "../support/accounts.ts";
-import { dbKind, TEST_APP_SECRET, testDatabase } from "../support/app.ts";
+import { dbKind, TEST_APP_SECRET, TEST_INVOICE_SELLER, testDatabase } from "../support/app.ts";
 
 /*
  * The real server, spawned as in production, shut down by SIGTERM with work in every stage:
@@ -328,8 +328,12 @@ describe("shutdown limits", () => {
     ).toThrow(/SHUTDOWN_DRAIN_MS/);
     expect(loadConfig({ NODE_ENV: "test", APP_SECRET: TEST_APP_SECRET }).shutdownDrainMs).toBe(0);
     expect(
-      loadConfig({ NODE_ENV: "production", APP_SECRET: "x".repeat(32), ALLOW_SANDBOX_PROVIDERS: "true" })
-        .shutdownDrainMs,
+      loadConfig({
+        NODE_ENV: "production",
+        ...TEST_INVOICE_SELLER,
+        APP_SECRET: "x".repeat(32),
+        ALLOW_SANDBOX_PROVIDERS: "true",
+      }).shutdownDrainMs,
     ).toBe(5000);
   });
 });

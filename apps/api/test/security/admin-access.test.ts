@@ -41,6 +41,8 @@ const table: Record<string, { payload?: object; query?: string }> = {
   "GET /admin/reports": {},
   "POST /admin/reports/:id/dismiss": { payload: reason },
   "POST /admin/reports/:id/takedown": { payload: reason },
+  "GET /admin/vat/oss": {},
+  "GET /admin/vat/oss.csv": {},
 };
 
 let adminRoutes: Route[] = [];

@@ -61,8 +61,16 @@ export async function testDatabase(): Promise<Database & { url?: string }> {
 /** A throwaway secret per test process: no signature made by a test holds for another run. */
 export const TEST_APP_SECRET = randomBytes(32).toString("base64url");
 
+/** The invoices' supplier, which production requires (issue 22). */
+export const TEST_INVOICE_SELLER = {
+  INVOICE_SELLER_NAME: "Salelink Test SAS",
+  INVOICE_SELLER_ADDRESS: "1 rue de l'Exemple|75001 Paris|France",
+  INVOICE_SELLER_VAT_NUMBER: "FR40303265045",
+} as const;
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
+    ...TEST_INVOICE_SELLER,
     NODE_ENV: "test",
     LOG_LEVEL: "silent",
     SEED_DEMO: "false",

@@ -8,6 +8,7 @@ import {
   transactionKinds,
   userAccounts,
 } from "@salelink/contracts/ledger";
+import { vatCountries } from "@salelink/contracts/vat-countries";
 import { ledgerAccountNames, transactionKindSchema } from "@salelink/contracts/wallet";
 import { getTableConfig } from "drizzle-orm/pg-core";
 import { PgDialect } from "drizzle-orm/pg-core/dialect";
@@ -29,8 +30,11 @@ describe("the chart of accounts", () => {
       "platform_fees",
       "provider",
       "buyer_refunds",
+      // One VAT liability per country the platform may tax (issue 22).
+      ...vatCountries.map((c) => `vat_${c}`),
     ]);
     expect(new Set(ledgerAccounts).size).toBe(chartOfAccounts.length);
+    expect(ledgerAccounts).toContain("vat_HU");
   });
 
   it("splits accounts into users' and the platform's, and the wallet shows the users'", () => {
@@ -43,7 +47,13 @@ describe("the chart of accounts", () => {
       "partner_pending",
       "partner_claimable",
     ]);
-    expect(platformAccounts).toEqual(["platform_fees", "provider", "buyer_refunds"]);
+    expect(platformAccounts).toEqual([
+      "platform_fees",
+      "provider",
+      "buyer_refunds",
+      ...vatCountries.map((c) => `vat_${c}`),
+    ]);
+    expect(holderOf("vat_FR")).toBe("platform");
     expect(ledgerAccountNames).toEqual(userAccounts);
     expect(holderOf("available")).toBe("user");
     expect(holderOf("provider")).toBe("platform");
@@ -51,7 +61,11 @@ describe("the chart of accounts", () => {
   });
 
   it("lets only the platform's fees and the provider go negative", () => {
-    expect(nonNegativeAccounts).toEqual([...userAccounts, "buyer_refunds"]);
+    expect(nonNegativeAccounts).toEqual([
+      ...userAccounts,
+      "buyer_refunds",
+      ...vatCountries.map((c) => `vat_${c}`),
+    ]);
   });
 
   it("is what the schema enumerates and checks", () => {

@@ -72,6 +72,7 @@ describe("shares and splits", () => {
   it("splits a sale into fee, commission and net that add up", () => {
     expect(splitSale(1999, 1000, 2000)).toEqual({
       grossMinor: 1999,
+      vatMinor: 0,
       feeMinor: 200,
       commissionMinor: 40,
       partnerCommissionMinor: 0,
@@ -93,6 +94,7 @@ describe("shares and splits", () => {
     // With a platform referrer too: their share comes out of the fee, the partner's out of the creator's.
     expect(splitSale(2000, 1000, 2000, 1000)).toEqual({
       grossMinor: 2000,
+      vatMinor: 0,
       feeMinor: 200,
       commissionMinor: 40,
       partnerCommissionMinor: 200,

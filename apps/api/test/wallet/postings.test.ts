@@ -137,6 +137,30 @@ describe("orderRefunded", () => {
   });
 });
 
+describe("a taxed sale (issue 22)", () => {
+  it("sets the VAT apart, takes the fee and commissions on the rest, and owes the VAT to the country", () => {
+    // €20.00 including 20 % VAT: 333 VAT, 1,667 net of it; the fee is 10 % of that.
+    const split = splitSale(2000, 1000, 2000, 3300, 333);
+    expect(split).toEqual({
+      grossMinor: 2000,
+      vatMinor: 333,
+      feeMinor: 167,
+      commissionMinor: 33,
+      partnerCommissionMinor: 550,
+      netMinor: 950,
+    });
+    const taxed = sale({ split, vatCountry: "FR", partnerId: "00000000-0000-4000-8000-0000000000p2" });
+    const paid = orderPaid(taxed);
+    expect(amountOn(paid, "vat_FR")).toBe(333);
+    expect(amountOn(paid, "provider")).toBe(-2000);
+    expect(assertBalanced(paid)).toBeUndefined();
+    // Refunded in full, the VAT owed is taken back with the rest.
+    expect(amountOn(orderRefunded(taxed, false), "vat_FR")).toBe(-333);
+    expect(() => splitSale(100, 1000, null, null, 101)).toThrow(RangeError);
+    expect(() => orderPaid({ ...taxed, vatCountry: null })).toThrow(RangeError);
+  });
+});
+
 describe("partial refunds (issue 21)", () => {
   const partner = "00000000-0000-4000-8000-0000000000p1";
   /** The sale as it stands after `parts` were taken back, as saleFacts reads it off the order. */
@@ -144,6 +168,7 @@ describe("partial refunds (issue 21)", () => {
     ...s,
     split: {
       grossMinor: s.split.grossMinor - p.amountMinor,
+      vatMinor: s.split.vatMinor - p.vatMinor,
       feeMinor: s.split.feeMinor - p.feeMinor,
       commissionMinor: s.split.commissionMinor - p.commissionMinor,
       partnerCommissionMinor: s.split.partnerCommissionMinor - p.partnerCommissionMinor,
@@ -158,6 +183,7 @@ describe("partial refunds (issue 21)", () => {
     const parts = refundedParts(half);
     expect(parts).toEqual({
       amountMinor: 1000,
+      vatMinor: 0,
       feeMinor: 100,
       commissionMinor: 20,
       partnerCommissionMinor: 330,
@@ -166,15 +192,25 @@ describe("partial refunds (issue 21)", () => {
     expect(assertBalanced(half)).toBeUndefined();
   });
 
-  it("on every amount, then the rest, gives back exactly the sale, held or released", () => {
-    for (const released of [false, true]) {
+  it("on every amount, then the rest, gives back exactly the sale, held or released, taxed or not", () => {
+    for (const [released, vatShare] of [
+      [false, 0],
+      [true, 0],
+      [false, 1667],
+      [true, 2126],
+    ] as const) {
       for (const gross of [101, 1999, 3333]) {
-        const s = sale({ partnerId: partner, split: splitSale(gross, 1000, 2000, 3300) });
+        const vat = Math.round((gross * vatShare) / 10000);
+        const s = sale({
+          partnerId: partner,
+          vatCountry: "HU",
+          split: splitSale(gross, 1000, 2000, 3300, vat),
+        });
         for (let first = 1; first < gross; first += gross > 1000 ? 37 : 1) {
           const one = orderRefunded(s, released, { amountMinor: first });
           const p = refundedParts(one);
           expect(p.amountMinor).toBe(first);
-          expect(p.feeMinor + p.partnerCommissionMinor + p.netMinor).toBe(first);
+          expect(p.vatMinor + p.feeMinor + p.partnerCommissionMinor + p.netMinor).toBe(first);
           // Each part within one unit of its exact share.
           expect(Math.abs(p.netMinor - (s.split.netMinor * first) / gross)).toBeLessThan(1);
           const rest = orderRefunded(less(s, p), released, { amountMinor: gross - first });

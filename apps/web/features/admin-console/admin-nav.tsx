@@ -12,6 +12,7 @@ const items = [
   { href: "/admin/accounts", key: "accounts" },
   { href: "/admin/orders", key: "orders" },
   { href: "/admin/payouts", key: "payouts" },
+  { href: "/admin/vat", key: "vat" },
   { href: "/admin/identity", key: "identity" },
   { href: "/admin/maintenance", key: "maintenance" },
   { href: "/admin/referrals", key: "referrals" },

@@ -145,6 +145,10 @@ export async function LinkView({ locale, token, area }: { locale: Locale; token:
                 />
               </ClientMessages>
             )}
+            {/* Under the price, plain text from the server (issue 22): whether VAT is in it or added. */}
+            <p className="muted purchase-note" data-testid="vat-note">
+              {link.pricesIncludeVat ? t("vatIncluded") : t("vatAdded")}
+            </p>
             <p className="muted purchase-note">{t("deliveryNote")}</p>
             {/* Plain text from the server: the creator's refund window (issue 21), no script. */}
             <p className="muted purchase-note" data-testid="refund-policy">

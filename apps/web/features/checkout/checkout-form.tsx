@@ -2,10 +2,11 @@
 
 import type { QuoteResponse } from "@salelink/contracts/catalogue";
 import type { CheckoutResponse } from "@salelink/contracts/checkout";
+import type { IsoCountryCode } from "@salelink/contracts/iso-countries";
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
-import { Field } from "@/components/ui/field.tsx";
+import { Field, TextAreaField } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { fetchQuote } from "@/features/buyer/quote.ts";
 import { ApiError, api } from "@/lib/api.ts";
@@ -13,6 +14,7 @@ import { formatMoney } from "@/lib/money.ts";
 import { runtimeConfig } from "@/lib/runtime-config.ts";
 import { type BuyerArea, resultPathIn } from "./paths.ts";
 import { releaseCheckout, rememberCheckout } from "./session.ts";
+import { countryFromLanguages, vatLine } from "./vat.ts";
 
 // The card forms (and the contracts' zod they validate with) load once a checkout exists.
 const SandboxPayment = lazy(() =>
@@ -22,17 +24,43 @@ const StripePayment = lazy(() => import("./stripe-payment.tsx").then((m) => ({ d
 
 const loadCheckoutContract = () => import("@salelink/contracts/checkout");
 
+type StartErrors = {
+  email?: string;
+  promoCode?: string;
+  billingCountry?: string;
+  vatNumber?: string;
+  companyName?: string;
+  companyAddress?: string;
+  form?: string;
+};
+type StartField = Exclude<keyof StartErrors, "form">;
+
+/** The checkout request's paths (the contract's and the API's 400 `errors`) → the field showing them. */
+const fieldOfPath: Record<string, StartField> = {
+  email: "email",
+  promoCode: "promoCode",
+  billingCountry: "billingCountry",
+  business: "vatNumber",
+  "business.vatNumber": "vatNumber",
+  "business.name": "companyName",
+  "business.address": "companyAddress",
+};
+
 /**
  * The payment page's island. Step 1: the buyer's e-mail and the promo code (from `?promo=`,
  * re-checked here) with the total; "Continue" starts the checkout (POST /stripe/checkout). Step 2:
  * the provider's card form, for the total the API computed. "Change" next to the e-mail cancels the
  * checkout (its reservation given back) and returns to step 1: the next "Continue" starts a new one
- * for the new address, through every check of a first checkout.
+ * for the new address, through every check of a first checkout. Step 1 also asks the buyer's country
+ * and, for a business, its VAT number and invoice details (issue 22): the API answers the VAT with
+ * the total, shown as a line of the summary.
  */
 export function CheckoutForm({
   token,
   priceMinor,
   currency,
+  pricesIncludeVat,
+  countries,
   creatorName,
   initialPromo,
   area,
@@ -41,6 +69,9 @@ export function CheckoutForm({
   token: string;
   priceMinor: number;
   currency: string;
+  pricesIncludeVat: boolean;
+  /** Every country, named and sorted in the page's language. */
+  countries: { code: IsoCountryCode; name: string }[];
   creatorName: string;
   initialPromo: string;
   area: BuyerArea;
@@ -53,7 +84,12 @@ export function CheckoutForm({
   const [code, setCode] = useState(initialPromo);
   const [quote, setQuote] = useState<QuoteResponse | null>(null);
   const [quoting, setQuoting] = useState(false);
-  const [errors, setErrors] = useState<{ email?: string; promoCode?: string; form?: string }>({});
+  const [country, setCountry] = useState("");
+  const [business, setBusiness] = useState(false);
+  const [vatNumber, setVatNumber] = useState("");
+  const [companyName, setCompanyName] = useState("");
+  const [companyAddress, setCompanyAddress] = useState("");
+  const [errors, setErrors] = useState<StartErrors>({});
   const [starting, setStarting] = useState(false);
   const [session, setSession] = useState<CheckoutResponse | null>(null);
   const [changing, setChanging] = useState(false);
@@ -86,6 +122,14 @@ export function CheckoutForm({
     };
   }, [session]);
 
+  // The browser's language region is the likeliest country ("fr-FR" → France); without one, the buyer chooses.
+  useEffect(() => {
+    const found = countryFromLanguages(
+      navigator.languages?.length ? navigator.languages : [navigator.language],
+    );
+    if (found) setCountry((chosen) => chosen || found);
+  }, []);
+
   useEffect(() => {
     if (session || !focusEmail.current) return;
     focusEmail.current = false;
@@ -93,9 +137,11 @@ export function CheckoutForm({
   }, [session]);
 
   const applied = quote?.promoCode ?? null;
+  const countryName = (code: string) => countries.find((c) => c.code === code)?.name ?? code;
   const money = (minor: number) =>
     formatMoney(minor, session?.currency ?? quote?.currency ?? currency, locale);
   const total = session?.total ?? quote?.total ?? priceMinor;
+  const vat = session ? vatLine(session.vat, t, money, locale) : null;
 
   async function checkCode(promoCode: string) {
     setErrors((e) => ({ ...e, promoCode: undefined }));
@@ -153,21 +199,25 @@ export function CheckoutForm({
     // The partner codes followed (`?via=`), newest first: the API applies each programme's window.
     // Read at submit time, like the contract: the payment page's first load stays as it was.
     const via = await import("@/lib/partner-via.ts").then((m) => m.readPartnerVia()).catch(() => []);
+    const address = companyAddress.trim();
     const body = {
       token,
       email,
       locale,
       ...(promoCode ? { promoCode } : {}),
       ...(via.length > 0 ? { via } : {}),
+      ...(country ? { billingCountry: country.toUpperCase() } : {}),
+      ...(business ? { business: { vatNumber, name: companyName, ...(address ? { address } : {}) } } : {}),
     };
     const parsed = checkoutBodySchema?.safeParse(body);
-    if (parsed && !parsed.success) {
-      const next: typeof errors = {};
-      for (const issue of parsed.error.issues) {
-        if (issue.path[0] === "email") next.email = t("emailInvalid");
-        else if (issue.path[0] === "promoCode") next.promoCode = t("promoInvalid");
-        else next.form = t("startFailed");
-      }
+    // The API asks the country only when VAT is added to the price; this form always does.
+    const next: StartErrors = country ? {} : { billingCountry: t("countryRequired") };
+    for (const issue of parsed?.success === false ? parsed.error.issues : []) {
+      const field = fieldOfPath[issue.path.slice(0, 2).join(".")] ?? fieldOfPath[String(issue.path[0])];
+      if (field) next[field] ??= t(fieldMessage[field]);
+      else next.form = t("startFailed");
+    }
+    if (Object.keys(next).length > 0) {
       setErrors(next);
       return;
     }
@@ -246,6 +296,14 @@ export function CheckoutForm({
                   {t("changeEmail")}
                 </button>
               </p>
+              <p className="checkout-contact">
+                <span className="muted">{t("countryLabel")}</span> <strong>{countryName(country)}</strong>
+              </p>
+              {business && (
+                <p className="checkout-contact">
+                  {t("businessSummary", { name: companyName.trim(), vatNumber: vatNumber.trim() })}
+                </p>
+              )}
               {changeError && (
                 <p className="checkout-alert" role="alert">
                   {changeError}
@@ -266,6 +324,85 @@ export function CheckoutForm({
                 onChange={(e) => setEmail(e.currentTarget.value)}
                 error={errors.email}
               />
+              <div className="field">
+                <label htmlFor="billingCountry">{t("countryLabel")}</label>
+                <select
+                  id="billingCountry"
+                  name="billingCountry"
+                  autoComplete="country"
+                  required
+                  value={country}
+                  onChange={(e) => setCountry(e.currentTarget.value)}
+                  aria-invalid={Boolean(errors.billingCountry)}
+                  aria-describedby={
+                    errors.billingCountry ? "billingCountry-hint billingCountry-error" : "billingCountry-hint"
+                  }
+                >
+                  <option value="" disabled>
+                    {t("countryChoose")}
+                  </option>
+                  {countries.map((c) => (
+                    <option key={c.code} value={c.code}>
+                      {c.name}
+                    </option>
+                  ))}
+                </select>
+                <small id="billingCountry-hint" className="muted">
+                  {t("countryHint")}
+                </small>
+                {errors.billingCountry && (
+                  <small id="billingCountry-error" className="field-error">
+                    {errors.billingCountry}
+                  </small>
+                )}
+              </div>
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  name="business"
+                  checked={business}
+                  onChange={(e) => setBusiness(e.currentTarget.checked)}
+                  aria-controls="checkout-business"
+                />
+                <span>{t("businessToggle")}</span>
+              </label>
+              {business && (
+                <div id="checkout-business" className="checkout-business">
+                  <Field
+                    name="vatNumber"
+                    label={t("vatNumberLabel")}
+                    hint={t("vatNumberHint")}
+                    autoComplete="off"
+                    autoCapitalize="characters"
+                    spellCheck={false}
+                    maxLength={32}
+                    required
+                    value={vatNumber}
+                    onChange={(e) => setVatNumber(e.currentTarget.value)}
+                    error={errors.vatNumber}
+                  />
+                  <Field
+                    name="companyName"
+                    label={t("companyLabel")}
+                    autoComplete="organization"
+                    maxLength={200}
+                    required
+                    value={companyName}
+                    onChange={(e) => setCompanyName(e.currentTarget.value)}
+                    error={errors.companyName}
+                  />
+                  <TextAreaField
+                    name="companyAddress"
+                    label={t("addressLabel")}
+                    autoComplete="street-address"
+                    rows={2}
+                    maxLength={500}
+                    value={companyAddress}
+                    onChange={(e) => setCompanyAddress(e.currentTarget.value)}
+                    error={errors.companyAddress}
+                  />
+                </div>
+              )}
               {applied ? (
                 <div className="checkout-promo-applied">
                   <span>{t("promoApplied", { code: applied.code })}</span>
@@ -353,11 +490,22 @@ export function CheckoutForm({
               <dd>−{money(quote.discount)}</dd>
             </div>
           )}
+          {vat && (
+            <div data-testid="checkout-vat">
+              <dt>{vat.label}</dt>
+              {vat.amount && <dd>{vat.amount}</dd>}
+            </div>
+          )}
           <div className="checkout-total" aria-live="polite">
             <dt>{t("total")}</dt>
             <dd data-testid="checkout-total">{money(total)}</dd>
           </div>
         </dl>
+        {!session && (
+          <p className="checkout-vat-note muted" data-testid="checkout-vat-note">
+            {pricesIncludeVat ? t("vatIncludedNote") : t("vatAddedNote")}
+          </p>
+        )}
         <p className="checkout-secure muted">
           <svg
             width="16"
@@ -380,13 +528,28 @@ export function CheckoutForm({
 
 type T = ReturnType<typeof useTranslations>;
 
+/** What the form says of a field the contract refused, before anything is sent. */
+const fieldMessage = {
+  email: "emailInvalid",
+  promoCode: "promoInvalid",
+  billingCountry: "countryRequired",
+  vatNumber: "vatNumberInvalid",
+  companyName: "companyRequired",
+  companyAddress: "addressInvalid",
+} as const satisfies Record<StartField, string>;
+
 /** The API's refusals of a checkout, on the field they concern or above the button. */
-function startErrors(err: unknown, t: T): { email?: string; promoCode?: string; form?: string } {
+function startErrors(err: unknown, t: T): StartErrors {
   if (!(err instanceof ApiError)) return { form: t("startFailed") };
   if (err.status === 404) return { form: t("linkGone") };
-  const fields = err.body?.errors ?? {};
-  if ((err.status === 400 || err.status === 429) && (fields.email?.[0] || fields.promoCode?.[0])) {
-    return { email: fields.email?.[0], promoCode: fields.promoCode?.[0] };
+  if (err.status === 400 || err.status === 429) {
+    // The API's own words, in the page's language (a VAT number VIES does not know, a country missing).
+    const shown: StartErrors = {};
+    for (const [path, messages] of Object.entries(err.body?.errors ?? {})) {
+      const field = fieldOfPath[path];
+      if (field && messages[0]) shown[field] ??= messages[0];
+    }
+    if (Object.keys(shown).length > 0) return shown;
   }
   // 409 (not on sale, sold out, all reserved for N minutes), 429 (too many checkouts), 502 (provider
   // unavailable): the API's message, in the page's language.

@@ -1,3 +1,4 @@
+import { countryOptions } from "@salelink/contracts/iso-countries";
 import type { Locale } from "@salelink/contracts/locales";
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -90,6 +91,10 @@ export async function CheckoutView({
             token={link.token}
             priceMinor={link.priceMinor}
             currency={link.currency}
+            pricesIncludeVat={link.pricesIncludeVat}
+            // Named here, by the server's CLDR data: the browser's may word a country otherwise,
+            // and the select would not hydrate as rendered.
+            countries={countryOptions(locale)}
             creatorName={link.creator.displayName}
             initialPromo={promo}
             area={area}

@@ -6,8 +6,10 @@ import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/ui/client-messages.tsx";
 import { formatBytes } from "@/components/ui/format-size.ts";
 import { FileKindIcon } from "@/features/buyer/file-kind-icon.tsx";
+import { InvoiceLinks, VatLine } from "@/features/invoices/invoice-links.tsx";
 import { type BuyerArea, creatorPathIn } from "@/lib/buyer-paths.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { serverEnv } from "@/lib/server-env.ts";
 import { getOrder } from "./order-api.ts";
 import { ReportDialog } from "./report-dialog.tsx";
 
@@ -62,7 +64,10 @@ export async function OrderView({ locale, token, area }: { locale: Locale; token
             </dd>
           </div>
         </dl>
+        {order.vat && <VatLine vat={order.vat} currency={order.currency} locale={locale} />}
       </header>
+
+      <InvoiceLinks apiUrl={serverEnv.apiPublicUrl} orderToken={token} invoices={order.invoices} />
 
       <section className="order-content" aria-labelledby="order-files-title">
         <h2 id="order-files-title">{t("filesTitle")}</h2>

@@ -2,11 +2,14 @@
 
 import {
   type CheckoutResponse,
+  type SandboxConfirmBody,
   type SandboxPaymentResult,
+  sandboxCardCountries,
   sandboxCards,
   sandboxConfirmBodySchema,
   sandboxPaymentResultSchema,
 } from "@salelink/contracts/checkout";
+import { countryName } from "@salelink/contracts/iso-countries";
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, useEffect, useRef, useState } from "react";
@@ -16,8 +19,9 @@ import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
 import { type BuyerArea, resultPathIn } from "./paths.ts";
 
-type Step = "card" | "confirm" | "done";
-type Pending = null | "pay" | "approve" | "refuse";
+type Step = "card" | "confirm" | "country" | "done";
+type Pending = null | "pay" | "approve" | "refuse" | "billing" | "card";
+type Countries = { billing: string; card: string };
 type Errors = { card?: string; expiry?: string; cvc?: string };
 
 const groupCard = (value: string) =>
@@ -34,12 +38,18 @@ const testCards = [
   { number: sandboxCards.success, outcome: "cardSuccess" },
   { number: sandboxCards.declined, outcome: "cardDeclined" },
   { number: sandboxCards.authenticate, outcome: "cardAuthenticate" },
+  // Issued in a country the sandbox reports, the VAT evidence's second piece (issue 22).
+  { number: sandboxCards.successFR, outcome: "cardSuccessIn" },
+  { number: sandboxCards.successDE, outcome: "cardSuccessIn" },
+  { number: sandboxCards.successHU, outcome: "cardSuccessIn" },
+  { number: sandboxCards.successUS, outcome: "cardSuccessIn" },
 ] as const;
 
 /**
  * The sandbox provider's card form, labelled as test mode: a test card decides the outcome. A
  * declined card can be tried again on the same payment; the "authenticate" card asks for an extra
- * confirmation (like 3-D Secure), which the buyer approves or refuses.
+ * confirmation (like 3-D Secure), which the buyer approves or refuses. A card issued in another
+ * country than the one the buyer gave asks which of the two is theirs, then pays with the answer.
  */
 export function SandboxPayment({
   session,
@@ -60,6 +70,9 @@ export function SandboxPayment({
   const [alert, setAlert] = useState<{ title?: string; text: string } | null>(null);
   const [step, setStep] = useState<Step>("card");
   const [pending, setPending] = useState<Pending>(null);
+  const [countries, setCountries] = useState<Countries | null>(null);
+  /** The card the question was asked for: the answer re-sends it with the country chosen. */
+  const asked = useRef<SandboxConfirmBody | null>(null);
   const cardRef = useRef<HTMLDivElement>(null);
   const confirmRef = useRef<HTMLHeadingElement>(null);
   const amount = formatMoney(session.total, session.currency, locale);
@@ -69,7 +82,7 @@ export function SandboxPayment({
     cardRef.current?.querySelector("input")?.focus();
   }, []);
   useEffect(() => {
-    if (step === "confirm") confirmRef.current?.focus();
+    if (step === "confirm" || step === "country") confirmRef.current?.focus();
   }, [step]);
 
   function fillTestCard(number: string) {
@@ -87,12 +100,45 @@ export function SandboxPayment({
     } else if (result.status === "requires_action") {
       setAlert(null);
       setStep("confirm");
+    } else if (result.status === "needs_country" && result.countries) {
+      setAlert(null);
+      setCountries(result.countries);
+      setStep("country");
     } else if (refused) {
       setStep("done");
       router.push(resultPathIn(area, "error", session.orderId, "authentication-failed"));
     } else {
+      setStep("card");
       setAlert({ title: t("declinedTitle"), text: result.message ?? t("declinedHelp") });
     }
+  }
+
+  async function confirm(body: SandboxConfirmBody, pendingAs: Pending) {
+    setAlert(null);
+    setPending(pendingAs);
+    try {
+      settle(
+        await api(`${paymentPath}/confirm`, {
+          method: "POST",
+          body,
+          schema: sandboxPaymentResultSchema,
+        }),
+      );
+    } catch (err) {
+      setAlert({ text: failure(err) });
+    } finally {
+      setPending(null);
+    }
+  }
+
+  function answerCountry(which: keyof Countries) {
+    if (!asked.current || !countries) return;
+    const parsed = sandboxConfirmBodySchema.safeParse({ ...asked.current, country: countries[which] });
+    if (!parsed.success) {
+      setAlert({ text: t("payFailed") });
+      return;
+    }
+    void confirm(parsed.data, which);
   }
 
   async function onPay(event: FormEvent<HTMLFormElement>) {
@@ -110,21 +156,8 @@ export function SandboxPayment({
       return;
     }
     setErrors({});
-    setAlert(null);
-    setPending("pay");
-    try {
-      settle(
-        await api(`${paymentPath}/confirm`, {
-          method: "POST",
-          body: parsed.data,
-          schema: sandboxPaymentResultSchema,
-        }),
-      );
-    } catch (err) {
-      setAlert({ text: failure(err) });
-    } finally {
-      setPending(null);
-    }
+    asked.current = parsed.data;
+    await confirm(parsed.data, "pay");
   }
 
   async function authenticate(approve: boolean) {
@@ -163,6 +196,38 @@ export function SandboxPayment({
         <span className="checkout-spinner" aria-hidden="true" />
         {t("redirecting")}
       </p>
+    );
+  }
+
+  if (step === "country" && countries) {
+    const names = {
+      billing: countryName(countries.billing, locale),
+      card: countryName(countries.card, locale),
+    };
+    return (
+      <div className="checkout-confirm checkout-country-question">
+        <p className="checkout-sandbox-badge">{t("sandboxBadge")}</p>
+        <h3 ref={confirmRef} tabIndex={-1}>
+          {t("countryQuestionTitle")}
+        </h3>
+        <p>{t("countryQuestion", names)}</p>
+        <p className="muted">{t("countryQuestionHelp")}</p>
+        {alertBox}
+        <div className="actions">
+          {(["billing", "card"] as const).map((which) => (
+            <button
+              key={which}
+              type="button"
+              className={`btn ${which === "billing" ? "btn-primary" : "btn-ghost"}`}
+              onClick={() => answerCountry(which)}
+              disabled={pending !== null}
+              aria-busy={pending === which}
+            >
+              {t("liveIn", { country: names[which] })}
+            </button>
+          ))}
+        </div>
+      </div>
     );
   }
 
@@ -214,7 +279,11 @@ export function SandboxPayment({
             {testCards.map((c) => (
               <tr key={c.number}>
                 <td className="checkout-test-number">{groupCard(c.number)}</td>
-                <td>{t(c.outcome)}</td>
+                <td>
+                  {c.outcome === "cardSuccessIn"
+                    ? t(c.outcome, { country: countryName(sandboxCardCountries[c.number] ?? "", locale) })
+                    : t(c.outcome)}
+                </td>
                 <td>
                   <button
                     type="button"

@@ -39,6 +39,7 @@ interface LinkForm {
   price: string;
   stockLimit: string;
   refundWindowDays: string;
+  pricesIncludeVat: boolean;
 }
 
 /** API field names → the form's (the price is typed as text, files are upload fields). */
@@ -112,7 +113,10 @@ export function LinkDialog({
     return parseAmount(text, currency);
   }
 
-  const { register, errors, pending, onSubmit } = useContractForm<LinkForm, CreateLinkBody | UpdateLinkBody>({
+  const { form, register, errors, pending, onSubmit } = useContractForm<
+    LinkForm,
+    CreateLinkBody | UpdateLinkBody
+  >({
     defaultValues: {
       profileId: link?.profileId ?? profiles[0]?.id ?? "",
       title: link?.title ?? "",
@@ -120,6 +124,7 @@ export function LinkDialog({
       price: link ? minorToInput(link.priceMinor, link.currency, locale) : "",
       stockLimit: link?.stockLimit == null ? "" : String(link.stockLimit),
       refundWindowDays: String(link?.refundWindowDays ?? REFUND_WINDOW_DEFAULT_DAYS),
+      pricesIncludeVat: link?.pricesIncludeVat ?? true,
     },
     schema: link ? updateLinkBodySchema : createLinkBodySchema,
     toBody: (values) => {
@@ -136,6 +141,7 @@ export function LinkDialog({
         stockLimit: stockText === "" ? null : Number(stockText),
         // Empty is not "none": 0 says no refunds, so an empty field is refused like any non-number.
         refundWindowDays: windowText === "" ? Number.NaN : Number(windowText),
+        pricesIncludeVat: values.pricesIncludeVat,
       };
       return link ? changedFields(link, input) : input;
     },
@@ -165,6 +171,7 @@ export function LinkDialog({
   });
 
   const busy = uploading.file || uploading.cover;
+  const pricesIncludeVat = form.watch("pricesIncludeVat");
 
   return (
     <dialog
@@ -260,6 +267,29 @@ export function LinkDialog({
           step={1}
           error={errors.refundWindowDays}
         />
+        <div className="field">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              {...register("pricesIncludeVat")}
+              aria-describedby={
+                errors.pricesIncludeVat
+                  ? "pricesIncludeVat-hint pricesIncludeVat-error"
+                  : "pricesIncludeVat-hint"
+              }
+            />
+            <span>{t("pricesIncludeVat")}</span>
+          </label>
+          {/* Issue 22: the buyer pays VAT either way; what the creator chooses is whether it is in the price. */}
+          <small id="pricesIncludeVat-hint" className="muted">
+            {pricesIncludeVat ? t("pricesIncludeVatHint") : t("pricesExcludeVatHint")}
+          </small>
+          {errors.pricesIncludeVat && (
+            <small id="pricesIncludeVat-error" className="field-error">
+              {errors.pricesIncludeVat}
+            </small>
+          )}
+        </div>
         <FileUpload
           id="link-file"
           label={t("file")}
@@ -315,4 +345,5 @@ const formKeys = {
   coverFileId: true,
   stockLimit: true,
   refundWindowDays: true,
+  pricesIncludeVat: true,
 } as const;

@@ -3,10 +3,12 @@
 import type { Library, LibraryOrder } from "@salelink/contracts/purchases";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { formatBytes } from "@/components/ui/format-size.ts";
+import { InvoiceLinks, VatLine } from "@/features/invoices/invoice-links.tsx";
 import { ApiError } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { runtimeConfig } from "@/lib/runtime-config.ts";
 import { toast } from "@/lib/toast.ts";
 import { resendReceipt } from "./purchases-api.ts";
 
@@ -25,6 +27,13 @@ export function LibraryList({
   onExpired?: () => void;
 }) {
   const t = useTranslations("purchases");
+  // The invoices are the API's downloads: their links need its address, read once per page.
+  const [apiUrl, setApiUrl] = useState<string | null>(null);
+  useEffect(() => {
+    runtimeConfig()
+      .then((config) => setApiUrl(config.apiUrl))
+      .catch(() => setApiUrl(null));
+  }, []);
   if (library.orders.length === 0) {
     return (
       <div className="card empty-state">
@@ -40,7 +49,13 @@ export function LibraryList({
       <p className="muted">{t("ordersOf", { email: library.email, count: library.orders.length })}</p>
       <ul className="purchases-list">
         {library.orders.map((order) => (
-          <LibraryItem key={order.orderToken} order={order} accessToken={accessToken} onExpired={onExpired} />
+          <LibraryItem
+            key={order.orderToken}
+            order={order}
+            accessToken={accessToken}
+            apiUrl={apiUrl}
+            onExpired={onExpired}
+          />
         ))}
       </ul>
       <p className="muted purchases-expiry">{t("linksExpire")}</p>
@@ -51,10 +66,12 @@ export function LibraryList({
 function LibraryItem({
   order,
   accessToken,
+  apiUrl,
   onExpired,
 }: {
   order: LibraryOrder;
   accessToken: string | null;
+  apiUrl: string | null;
   onExpired?: () => void;
 }) {
   const t = useTranslations("purchases");
@@ -109,6 +126,13 @@ function LibraryItem({
           <dd>{formatMoney(order.total, order.currency, locale)}</dd>
         </div>
       </dl>
+      {order.vat && <VatLine vat={order.vat} currency={order.currency} locale={locale} />}
+      <InvoiceLinks
+        apiUrl={apiUrl}
+        orderToken={order.orderToken}
+        invoices={order.invoices}
+        headingLevel={3}
+      />
       {order.status === "refunded" ? (
         <p className="muted">{t("refunded")}</p>
       ) : order.files.length > 0 ? (

@@ -32,7 +32,7 @@ export async function PurchasesPage({
     <main className={`container section purchases ${wide ? "" : "narrow"}`}>
       <h1>{t(texts.title)}</h1>
       <p className="lead">{t(texts.lead)}</p>
-      <ClientMessages namespaces={["purchases"]}>{children}</ClientMessages>
+      <ClientMessages namespaces={["purchases", "invoices"]}>{children}</ClientMessages>
     </main>
   );
 }

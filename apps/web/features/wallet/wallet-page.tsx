@@ -9,6 +9,7 @@ import { IdentitySection } from "@/features/identity/identity-section.tsx";
 import { PayoutsSection } from "@/features/payouts/payouts-section.tsx";
 import { queryKeys } from "@/lib/query-keys.ts";
 import { Balances, HeldSales } from "./balances.tsx";
+import { MonthlyStatements } from "./monthly-statements.tsx";
 import { Transactions } from "./transactions.tsx";
 
 /** My wallet: balances per currency, the sales on hold, and every money movement. */
@@ -45,6 +46,7 @@ export function WalletPage({ defaultCurrency }: { defaultCurrency: Currency }) {
       {/* A withdrawal moves money out of "available": it invalidates the balances above. */}
       <PayoutsSection />
       <Transactions />
+      <MonthlyStatements />
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { currencies, linkStatuses, promoKinds } from "@salelink/contracts";
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -82,6 +83,8 @@ export const links = pgTable(
     stockLimit: integer("stock_limit"),
     /** How many days after a sale its creator may refund it (issue 21): 0 to 60, 30 by default. */
     refundWindowDays: integer("refund_window_days").notNull().default(30),
+    /** Whether the price includes VAT (issue 22; the default: the buyer pays the price shown) or VAT is added. */
+    pricesIncludeVat: boolean("prices_include_vat").notNull().default(true),
     status: text("status", { enum: linkStatuses }).notNull().default("active"),
     token: text("token").notNull(),
     /** Maintained by checkout; a link with sales is archived on delete, never erased. */

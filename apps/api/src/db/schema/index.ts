@@ -4,6 +4,7 @@ export * from "./affiliates.ts";
 export * from "./catalogue.ts";
 export * from "./customers.ts";
 export * from "./identity.ts";
+export * from "./invoices.ts";
 export * from "./jobs.ts";
 export * from "./ledger.ts";
 export * from "./mail.ts";

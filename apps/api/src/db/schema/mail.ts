@@ -18,6 +18,8 @@ export const mailOutbox = pgTable(
     locale: text("locale", { enum: ["en", "fr", "es"] }).notNull(),
     /** Headers of its own (an update's List-Unsubscribe), as the SMTP adapter would send them. */
     headers: jsonb("headers").$type<Record<string, string>>(),
+    /** The files it carried (the receipt's invoice, issue 22): their names and sizes, not their bytes. */
+    attachments: jsonb("attachments").$type<{ filename: string; contentType: string; sizeBytes: number }[]>(),
     // The insert's own time, not its transaction's: messages stored in one transaction still sort in order.
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
   },

@@ -1,7 +1,9 @@
 import { currencies, locales, orderStatuses, partnerBlockReasons, reportReasons } from "@salelink/contracts";
+import type { VatCountry } from "@salelink/contracts/vat-countries";
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -15,6 +17,9 @@ import { commissionClaims } from "./affiliates.ts";
 import { links, promoCodes } from "./catalogue.ts";
 import { partnerMemberships } from "./partners.ts";
 import { users } from "./users.ts";
+
+/** How a sale is taxed (issue 22): the VAT of the buyer's country, reverse charge, or none and why. */
+export type VatScheme = "standard" | "reverse-charge" | "outside" | "not-registered";
 
 /**
  * A buyer's purchase of a link. Created pending by checkout with the price computed on the server;
@@ -71,6 +76,24 @@ export const orders = pgTable(
     /** What the creator earns: the amount paid less the platform fee and any partner commission. */
     netMinor: bigint("net_minor", { mode: "number" }),
     /**
+     * The sale's VAT (issue 22, decision 039), fixed at checkout: the country the evidence decided
+     * (the billing country the buyer gave, the card's country the provider reported), the scheme
+     * (standard, reverse charge, outside, not registered), the rate and the VAT in the total. The
+     * fee and the commissions are shares of the total less the VAT.
+     */
+    billingCountry: text("billing_country"),
+    vatScheme: text("vat_scheme").$type<VatScheme>(),
+    vatCountry: text("vat_country").$type<VatCountry>(),
+    vatRateBps: integer("vat_rate_bps"),
+    vatMinor: bigint("vat_minor", { mode: "number" }).notNull().default(0),
+    /** Whether the link's price included VAT when the buyer checked out (else VAT was added). */
+    pricesIncludeVat: boolean("prices_include_vat").notNull().default(true),
+    vatEvidence: jsonb("vat_evidence").$type<Record<string, unknown>>(),
+    /** A business buyer's details for the invoice (a VAT number checked with VIES: reverse charge). */
+    buyerVatNumber: text("buyer_vat_number"),
+    buyerName: text("buyer_name"),
+    buyerAddress: text("buyer_address"),
+    /**
      * What refunds have taken back so far (issue 21: a refund may be partial), in total and per part
      * of the split. The sale as it stands is the split less these (`saleFacts`): a hold's release,
      * a claim and the next refund move only what is left.
@@ -80,6 +103,7 @@ export const orders = pgTable(
     refundedCommissionMinor: bigint("refunded_commission_minor", { mode: "number" }).notNull().default(0),
     refundedPartnerMinor: bigint("refunded_partner_minor", { mode: "number" }).notNull().default(0),
     refundedNetMinor: bigint("refunded_net_minor", { mode: "number" }).notNull().default(0),
+    refundedVatMinor: bigint("refunded_vat_minor", { mode: "number" }).notNull().default(0),
     failureReason: text("failure_reason"),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     /** The end of the hold: when the creator's share becomes available. */

@@ -51,4 +51,17 @@ export const checkoutMessages: Catalogue = {
     fr: "Le paiement n'a pas pu démarrer. Veuillez réessayer.",
     es: "No se ha podido iniciar el pago. Inténtalo de nuevo.",
   },
+  "Choose your country.": { fr: "Choisissez votre pays.", es: "Elige tu país." },
+  "Choose one of the two countries offered.": {
+    fr: "Choisissez l'un des deux pays proposés.",
+    es: "Elige uno de los dos países propuestos.",
+  },
+  "This is not a valid VAT number.": {
+    fr: "Ce numéro de TVA n'est pas valide.",
+    es: "Este número de IVA no es válido.",
+  },
+  "This VAT number is not registered (VIES).": {
+    fr: "Ce numéro de TVA n'est pas enregistré (VIES).",
+    es: "Este número de IVA no está registrado (VIES).",
+  },
 };

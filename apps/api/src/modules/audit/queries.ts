@@ -7,7 +7,7 @@ import { adminAuditLog, users } from "../../db/schema/index.ts";
 export interface AuditEntry {
   actorId: string;
   action: AuditAction;
-  targetType: "account" | "order" | "payout" | "report" | "link" | "maintenance";
+  targetType: "account" | "order" | "payout" | "report" | "link" | "maintenance" | "vat";
   targetId: string;
   reason: string;
   /** Ids and figures only: never an e-mail address or another piece of personal data. */

@@ -32,6 +32,7 @@ const linkBaseColumns = {
   currency: links.currency,
   stockLimit: links.stockLimit,
   refundWindowDays: links.refundWindowDays,
+  pricesIncludeVat: links.pricesIncludeVat,
   status: links.status,
   token: links.token,
   salesCount: links.salesCount,
@@ -210,6 +211,7 @@ export async function insertLink(
     currency: LinkRow["currency"];
     stockLimit: number | null;
     refundWindowDays: number;
+    pricesIncludeVat: boolean;
     token: string;
   },
 ): Promise<string> {
@@ -230,6 +232,7 @@ export type LinkChanges = Partial<
     | "currency"
     | "stockLimit"
     | "refundWindowDays"
+    | "pricesIncludeVat"
     | "status"
   >
 >;

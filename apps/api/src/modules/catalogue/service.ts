@@ -93,6 +93,7 @@ function toLink(row: q.LinkRow): Link {
     currency: row.currency,
     stockLimit: row.stockLimit,
     refundWindowDays: row.refundWindowDays,
+    pricesIncludeVat: row.pricesIncludeVat,
     status: row.status,
     token: row.token,
     salesCount: row.salesCount,

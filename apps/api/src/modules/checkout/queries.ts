@@ -55,6 +55,7 @@ export async function linkForCheckout(db: DbOrTx, token: string) {
       currency: links.currency,
       status: links.status,
       stockLimit: links.stockLimit,
+      pricesIncludeVat: links.pricesIncludeVat,
       ownerSuspended: sql<boolean>`${users.suspendedAt} is not null`,
     })
     .from(links)
@@ -149,3 +150,33 @@ export async function orderStatus(db: DbOrTx, orderId: string): Promise<OrderRow
   const [current] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId));
   return current?.status ?? null;
 }
+
+/** A checkout still to be paid, locked while its card's country decides its VAT (issue 22). */
+export async function lockPendingOrder(db: DbOrTx, orderId: string) {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.status, "pending")))
+    .for("update");
+  return row ?? null;
+}
+
+/** The VAT the card's country decided, and the total when VAT is added to the price. */
+export async function setOrderVat(
+  db: DbOrTx,
+  orderId: string,
+  values: {
+    vatScheme: OrderVatScheme | null;
+    vatCountry: (typeof orders.$inferSelect)["vatCountry"];
+    vatRateBps: number | null;
+    vatMinor: number;
+    totalMinor: number;
+    vatEvidence: Record<string, unknown> | null;
+  },
+): Promise<void> {
+  await db
+    .update(orders)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(orders.id, orderId));
+}
+type OrderVatScheme = NonNullable<(typeof orders.$inferSelect)["vatScheme"]>;

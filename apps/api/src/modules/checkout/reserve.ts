@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { CheckoutBody, Currency } from "@salelink/contracts";
+import type { CheckoutBody, CheckoutVat, Currency } from "@salelink/contracts";
 import type { DbOrTx, Tx } from "../../db/client.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { priceLink } from "../catalogue/promo/service.ts";
@@ -22,12 +22,14 @@ import {
   nextFreeUnit,
 } from "./stock-queries.ts";
 import type { CheckoutCaller, CheckoutDeps } from "./types.ts";
+import { checkoutVat, type VatPlan, type VatValues, vatValues } from "./vat.ts";
 
 export const notOnSale = () => new AppError("ConflictException", "This link is not on sale.");
 
 export interface RecordedOrder {
   id: string;
   totalMinor: number;
+  vat: CheckoutVat;
   currency: Currency;
   title: string;
   /** The link's cache tag when its stock is limited: its page changes with this order's fate. */
@@ -48,6 +50,8 @@ export function assertOnSale(link: CheckoutLink | null): asserts link is Checkou
 export interface OrderContext {
   checkoutSecretHash: string;
   partner: PartnerAttribution | null;
+  /** The VAT decided from the billing country (issue 22). */
+  vat: VatPlan;
 }
 
 function orderValues(deps: CheckoutDeps, link: CheckoutLink, body: CheckoutBody, context: OrderContext) {
@@ -65,10 +69,12 @@ function orderValues(deps: CheckoutDeps, link: CheckoutLink, body: CheckoutBody,
 function recorded(
   row: { id: string; totalMinor: number; currency: Currency },
   link: CheckoutLink,
+  vat: VatValues,
 ): RecordedOrder {
   return {
     id: row.id,
     totalMinor: row.totalMinor,
+    vat: checkoutVat(vat),
     currency: row.currency,
     title: link.title,
     pageTag: link.stockLimit !== null ? linkTag(link.token) : null,
@@ -86,15 +92,16 @@ export async function recordOrder(
   body: CheckoutBody,
   context: OrderContext,
 ): Promise<RecordedOrder> {
+  const vat = vatValues(context.vat, link.pricesIncludeVat, link.priceMinor);
   const row = await insertOrder(db, {
     ...orderValues(deps, link, body, context),
+    ...vat,
     currency: link.currency,
     priceMinor: link.priceMinor,
     discountMinor: 0,
-    totalMinor: link.priceMinor,
   });
   if (!row) throw new Error("order not inserted");
-  return recorded(row, link);
+  return recorded(row, link, vat);
 }
 
 /**
@@ -130,13 +137,14 @@ export async function reserveAndRecord(
   }
 
   const orderId = randomUUID();
+  const vat = vatValues(context.vat, link.pricesIncludeVat, priced.total);
   const row = await insertOrder(tx, {
     ...orderValues(deps, link, body, context),
+    ...vat,
     id: orderId,
     currency: priced.currency,
     priceMinor: priced.price,
     discountMinor: priced.discount,
-    totalMinor: priced.total,
     promoCodeId: priced.promo?.id ?? null,
     promoCode: priced.promo?.code ?? null,
   });
@@ -170,5 +178,5 @@ export async function reserveAndRecord(
     await queueRevalidate(tx, config, tags);
     await queueRevalidateUntil(tx, config, tags, reservedUntil);
   }
-  return recorded(row, link);
+  return recorded(row, link, vat);
 }

@@ -6,6 +6,7 @@ import {
   linkTokenSchema,
   type OrderStatus,
 } from "@salelink/contracts";
+import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import { hashToken, randomToken } from "../../lib/tokens.ts";
@@ -13,12 +14,15 @@ import { isWrongPromoCode } from "../catalogue/promo/limits.ts";
 import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
 import { paymentBatcher } from "../orders/batcher.ts";
 import { type ApplyResult, applyPaymentEvent } from "../orders/events.ts";
+import { VatRuleError } from "../tax/rules.ts";
 import { orderAccessToken } from "./order-access.ts";
 import {
   failPendingOrders,
   linkForCheckout,
+  lockPendingOrder,
   orderStatus,
   orderWithLink,
+  setOrderVat,
   setProviderPaymentId,
 } from "./queries.ts";
 import {
@@ -29,6 +33,7 @@ import {
   reservesSomething,
 } from "./reserve.ts";
 import type { CheckoutCaller, CheckoutDeps } from "./types.ts";
+import { cardCountryDecision, countryNotOffered, planVat } from "./vat.ts";
 
 /**
  * Starts a payment: checks that the link is on sale; when something is limited, in one transaction,
@@ -58,7 +63,8 @@ export async function createCheckout(
         via: body.via,
       })
     : null;
-  const context = { checkoutSecretHash: hashToken(checkoutSecret), partner };
+  const vat = await planVat(deps.config, deps.vies, body, link.pricesIncludeVat, new Date());
+  const context = { checkoutSecretHash: hashToken(checkoutSecret), partner, vat };
   let order: RecordedOrder;
   try {
     order = reservesSomething(link, body)
@@ -87,6 +93,7 @@ export async function createCheckout(
       ...(deps.payments.publishableKey ? { publishableKey: deps.payments.publishableKey } : {}),
       total: order.totalMinor,
       currency: order.currency,
+      vat: order.vat,
     };
   } catch (error) {
     // Nothing was charged: the order fails at once and gives back its reservation.
@@ -173,4 +180,43 @@ export async function receivePaymentWebhook(
   const event = deps.payments.parseWebhook(rawBody, headers);
   if (!event) return "ignored";
   return paymentBatcher(deps.db, deps.config, deps.payments.kind).apply(event);
+}
+
+/**
+ * The payment provider knows the card's issuing country, before the charge (the sandbox's card
+ * form): the VAT is decided with it, or the buyer is asked which of the two countries is theirs.
+ * Answers the question, or the amount to charge (changed only when VAT is added to the price and
+ * the country changed), or null when nothing changes.
+ */
+export async function applyCardCountry(
+  db: Db,
+  config: Config,
+  orderId: string,
+  cardCountry: string | null,
+  confirmed: string | null,
+): Promise<{ needs: { billing: string; card: string } } | { amountMinor: number } | null> {
+  return db.transaction(async (tx) => {
+    const order = await lockPendingOrder(tx, orderId);
+    if (!order) return null;
+    let decided: ReturnType<typeof cardCountryDecision>;
+    try {
+      decided = cardCountryDecision(config, order, cardCountry, confirmed, new Date());
+    } catch (error) {
+      if (error instanceof VatRuleError && error.code === "confirmed-country-not-offered")
+        throw countryNotOffered();
+      throw error;
+    }
+    if (decided === null) return null;
+    if ("needs" in decided) return decided;
+    const v = decided.values;
+    await setOrderVat(tx, order.id, {
+      vatScheme: v.vatScheme,
+      vatCountry: v.vatCountry,
+      vatRateBps: v.vatRateBps,
+      vatMinor: v.vatMinor,
+      totalMinor: v.totalMinor,
+      vatEvidence: v.vatEvidence,
+    });
+    return { amountMinor: v.totalMinor };
+  });
 }

@@ -1,6 +1,7 @@
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { PaymentProvider } from "../../providers/payments/types.ts";
+import type { ViesProvider } from "../../providers/vies/index.ts";
 import type { PartnerAttributions } from "../partners/attribution/service.ts";
 
 export interface CheckoutDeps {
@@ -9,6 +10,8 @@ export interface CheckoutDeps {
   payments: PaymentProvider;
   /** What attributes a checkout to a creator's partner (`via`), with its memory. */
   attributions: PartnerAttributions;
+  /** Checks a business buyer's VAT number (issue 22). */
+  vies: ViesProvider;
 }
 
 /** What checkout needs to know of its caller: the limits counted per client address and buyer. */

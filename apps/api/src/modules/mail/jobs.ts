@@ -1,7 +1,7 @@
 import { DrizzleQueryError } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { type EnqueueOptions, type JobRegistry, jobKind } from "../../jobs/index.ts";
-import type { MailProvider } from "../../providers/mail/index.ts";
+import type { MailAttachment, MailProvider } from "../../providers/mail/index.ts";
 import { dropJobParams } from "./queries.ts";
 import { renderMail } from "./render.ts";
 import { type MailJobPayload, mailJobPayloadSchema } from "./templates.ts";
@@ -29,12 +29,29 @@ export function queueMail(
  * (crash, lost lease, database error), the job runs again and sends it again, under the same
  * Message-ID (from the job id) so clients that deduplicate fold the copies.
  */
-export function registerMailJobs(registry: JobRegistry, { mail: provider }: { mail: MailProvider }): void {
+export function registerMailJobs(
+  registry: JobRegistry,
+  {
+    mail: provider,
+    attachments,
+  }: {
+    mail: MailProvider;
+    /** The files an e-mail carries (the receipt's invoice), rendered now: a job's payload names them only. */
+    attachments?: (tx: DbOrTx, payload: MailJobPayload) => Promise<MailAttachment[]>;
+  },
+): void {
   registry.register(mailSendJob, async (tx, payload, job) => {
     const rendered = renderMail(payload.template, payload.locale, payload.params);
+    const files = attachments ? await attachments(tx, payload) : [];
     try {
       await provider.send(
-        { to: payload.to, template: payload.template, locale: payload.locale, ...rendered },
+        {
+          to: payload.to,
+          template: payload.template,
+          locale: payload.locale,
+          ...rendered,
+          ...(files.length > 0 ? { attachments: files } : {}),
+        },
         { db: tx, idempotencyKey: `mail-${job.id}` },
       );
     } catch (err) {

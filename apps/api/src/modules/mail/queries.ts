@@ -44,6 +44,7 @@ export async function getOutboxMessage(db: DbOrTx, id: string): Promise<OutboxMe
       template: mailOutbox.template,
       locale: mailOutbox.locale,
       headers: mailOutbox.headers,
+      attachments: mailOutbox.attachments,
       createdAt: mailOutbox.createdAt,
     })
     .from(mailOutbox)

@@ -24,6 +24,11 @@ export const mailParamsSchemas = {
     creator: z.string().max(100),
     /** Already formatted in the buyer's language ("€15.00"). */
     amount: z.string().max(40),
+    /**
+     * The order whose invoice is attached (issue 22): rendered when the e-mail is sent, found by the
+     * order (issued in the transaction that queued the receipt), never carried in the job.
+     */
+    invoiceOf: z.uuid().optional(),
   }),
   "order-refunded": z.object({
     title: z.string().max(200),

@@ -5,6 +5,7 @@ import type { PaymentEvent, PaymentProvider } from "../../providers/payments/typ
 import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
 import { sellOwnUnits } from "../checkout/stock-queries.ts";
 import { recordCustomers } from "../customers/queries.ts";
+import { issueInvoices } from "../invoices/service.ts";
 import { mailSendJob } from "../mail/jobs.ts";
 import { saleNotificationRows } from "../notifications/service.ts";
 import { postMany } from "../wallet/ledger.ts";
@@ -177,8 +178,9 @@ export async function applyPaymentBatch(
     tx,
     paid.map((p) => orderPaid(saleFacts({ ...p.order, ...p.values }))),
   );
+  const mailLinks = await linksForMail(tx, [...new Set(paid.map(({ order }) => order.linkId))]);
   await insertJobs(tx, [
-    ...(await followUpJobs(tx, config, paid)),
+    ...followUpJobs(config, paid, mailLinks),
     // The creators' sale e-mails: one row per creator and window for the whole batch.
     ...saleNotificationRows(
       config,
@@ -196,6 +198,15 @@ export async function applyPaymentBatch(
     })),
   );
   await countSalesOf(tx, config, paid);
+  // Last, as one by one: the invoices' numbers are taken under their counter's lock until the commit.
+  await issueInvoices(
+    tx,
+    config,
+    paid.map((p) => ({
+      order: { ...p.order, ...p.values, status: "paid" as const },
+      title: mailLinks.get(p.order.linkId)?.title ?? "",
+    })),
+  );
   for (const { index } of todo) results[index] = "applied";
   return { results };
 }
@@ -208,8 +219,11 @@ interface PaidInBatch {
 }
 
 /** Each sale's receipt and hold release, as `markPaid` queues them. */
-async function followUpJobs(tx: Tx, config: Config, paid: PaidInBatch[]) {
-  const mailLinks = await linksForMail(tx, [...new Set(paid.map(({ order }) => order.linkId))]);
+function followUpJobs(
+  config: Config,
+  paid: PaidInBatch[],
+  mailLinks: Awaited<ReturnType<typeof linksForMail>>,
+) {
   // A launch sells one price in one currency: each amount is formatted once per locale (Intl's
   // formatter is built per call, and was a twentieth of a batch's CPU).
   const amounts = new Map<string, string>();

@@ -9,6 +9,7 @@ import { referralBlocked } from "../affiliates/self-referral/service.ts";
 import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
 import { orderAccessToken } from "../checkout/order-access.ts";
 import { recordCustomers } from "../customers/queries.ts";
+import { issueCreditNote, issueInvoices } from "../invoices/service.ts";
 import { queueMail } from "../mail/jobs.ts";
 import type { MailJobPayload } from "../mail/templates.ts";
 import { queueSaleNotification } from "../notifications/service.ts";
@@ -115,10 +116,12 @@ export function saleFacts(order: OrderRow): SaleFacts {
     referrerId: order.referrerId,
     partnerId: order.partnerBlocked === null ? order.partnerId : null,
     currency: order.currency,
+    vatCountry: order.vatMinor > 0 ? order.vatCountry : null,
     // The sale as it stands: what refunds took back (issue 21: partial ones) is no longer held,
     // released, claimed or refundable.
     split: {
       grossMinor: order.totalMinor - order.refundedMinor,
+      vatMinor: order.vatMinor - order.refundedVatMinor,
       feeMinor: order.feeMinor - order.refundedFeeMinor,
       commissionMinor: (order.commissionMinor ?? 0) - order.refundedCommissionMinor,
       partnerCommissionMinor: (order.partnerCommissionMinor ?? 0) - order.refundedPartnerMinor,
@@ -144,6 +147,7 @@ export function paidValues(
     config.rules.platformFeeBps,
     referrerId ? config.rules.affiliateCommissionBps : null,
     order.partnerId !== null && order.partnerBlocked === null ? order.partnerRateBps : null,
+    order.vatMinor,
   );
   const token = orderAccessToken(config, order.id);
   return {
@@ -180,6 +184,7 @@ export function receiptMail(
         title: link?.title ?? "",
         creator: link?.creator ?? "",
         amount,
+        invoiceOf: order.id,
       },
     },
     dedupeKey: `receipt:${order.id}`,
@@ -193,7 +198,8 @@ async function markPaid(tx: Tx, config: Config, order: OrderRow, paidAt: Date): 
   await post(tx, orderPaid(saleFacts(paid)));
   await countSale(tx, order.linkId, order.promoCodeId);
   await recordCustomers(tx, [{ creatorId: order.creatorId, email: order.buyerEmail, paidAt }]);
-  const receipt = receiptMail(config, order, token, await linkForMail(tx, order.linkId));
+  const link = await linkForMail(tx, order.linkId);
+  const receipt = receiptMail(config, order, token, link);
   await queueMail(tx, receipt.mail, { dedupeKey: receipt.dedupeKey });
   await queueSaleNotification(tx, config, { creatorId: order.creatorId, paidAt });
   await releaseHoldJob.enqueue(
@@ -201,6 +207,8 @@ async function markPaid(tx: Tx, config: Config, order: OrderRow, paidAt: Date): 
     { orderId: order.id },
     { runAt: values.availableAt ?? undefined, dedupeKey: `release:${order.id}` },
   );
+  // Last: the invoice's number is taken under its counter's lock, held until the commit.
+  await issueInvoices(tx, config, [{ order: paid, title: link?.title ?? "" }]);
   return paid;
 }
 
@@ -228,13 +236,15 @@ async function markRefunded(tx: Tx, order: OrderRow, cumulative = order.totalMin
     }),
   };
   await post(tx, posting);
-  await setOrderRefunded(tx, order.id, refundedParts(reversal), full);
+  const parts = refundedParts(reversal);
+  await setOrderRefunded(tx, order.id, parts, full);
   const settled = await settleRefunds(tx, order.id, order.refundedMinor + amountMinor);
   const creatorReason = settled.find((r) => r.by === "creator")?.reason;
   if (full) await uncountSale(tx, order.linkId);
   // However the refund started (the creator, the admin console, the provider's dashboard), the
   // buyer is told.
   const title = await linkTitle(tx, order.linkId);
+  await issueCreditNote(tx, order, { parts, reference, title: title ?? "" });
   await queueMail(
     tx,
     {

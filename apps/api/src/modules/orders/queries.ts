@@ -106,6 +106,7 @@ export async function setOrderRefunded(
       refundedCommissionMinor: sql`${orders.refundedCommissionMinor} + ${parts.commissionMinor}`,
       refundedPartnerMinor: sql`${orders.refundedPartnerMinor} + ${parts.partnerCommissionMinor}`,
       refundedNetMinor: sql`${orders.refundedNetMinor} + ${parts.netMinor}`,
+      refundedVatMinor: sql`${orders.refundedVatMinor} + ${parts.vatMinor}`,
       updatedAt: now,
     })
     .where(eq(orders.id, orderId));
@@ -354,6 +355,11 @@ function orderPageRows(db: DbOrTx) {
       totalMinor: orders.totalMinor,
       currency: orders.currency,
       paidAt: orders.paidAt,
+      vatScheme: orders.vatScheme,
+      vatCountry: orders.vatCountry,
+      vatRateBps: orders.vatRateBps,
+      vatMinor: orders.vatMinor,
+      pricesIncludeVat: orders.pricesIncludeVat,
       title: links.title,
       description: links.description,
       creatorId: creatorProfiles.id,

@@ -11,6 +11,7 @@ import { notFound } from "../../lib/errors.ts";
 import { hashToken } from "../../lib/tokens.ts";
 import type { PaymentProvider } from "../../providers/payments/types.ts";
 import type { ObjectStorage } from "../../providers/storage/index.ts";
+import { invoicesOfOrders } from "../invoices/downloads.ts";
 import { releaseHold } from "./events.ts";
 import { dueHoldOrderIds, type OrderPageRow, orderPageRow, searchOrderRows } from "./queries.ts";
 import { askRefund } from "./refunds/service.ts";
@@ -35,11 +36,19 @@ export async function orderByToken(
   const row = await orderPageRow(deps.db, hashToken(token));
   // Only paid orders have a token; a refunded one keeps its page but not its content.
   if (!row) throw notFound("Order");
-  return orderView(deps.storage, row);
+  const invoices = await invoicesOfOrders(deps.db, [row.id]);
+  return orderView(deps.storage, row, invoices.get(row.id) ?? []);
 }
 
-/** What the order page shows of an order: a paid one's file behind short-lived signed URLs. */
-export async function orderView(storage: ObjectStorage, row: OrderPageRow): Promise<OrderView> {
+/**
+ * What the order page shows of an order: a paid one's file behind short-lived signed URLs, its VAT,
+ * its invoice and credit notes (issue 22).
+ */
+export async function orderView(
+  storage: ObjectStorage,
+  row: OrderPageRow,
+  invoices: OrderView["invoices"],
+): Promise<OrderView> {
   const expiresAt = new Date(Date.now() + FILE_URL_SECONDS * 1000);
   const filesOut: OrderView["files"] = [];
   if (
@@ -76,6 +85,17 @@ export async function orderView(storage: ObjectStorage, row: OrderPageRow): Prom
     currency: row.currency,
     paidAt: row.paidAt ? row.paidAt.toISOString() : null,
     files: filesOut,
+    vat: row.vatScheme
+      ? {
+          scheme: row.vatScheme,
+          country: row.vatCountry,
+          rateBps: row.vatRateBps ?? 0,
+          vatMinor: row.vatMinor,
+          netMinor: row.totalMinor - row.vatMinor,
+          pricesIncludeVat: row.pricesIncludeVat,
+        }
+      : null,
+    invoices,
   };
 }
 

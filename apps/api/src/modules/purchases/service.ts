@@ -13,6 +13,7 @@ import { AppError } from "../../lib/errors.ts";
 import { hashToken, randomToken } from "../../lib/tokens.ts";
 import type { ObjectStorage } from "../../providers/storage/index.ts";
 import { orderAccessToken } from "../checkout/order-access.ts";
+import { invoicesOfOrders } from "../invoices/downloads.ts";
 import { queueMail } from "../mail/jobs.ts";
 import { receiptMail } from "../orders/events.ts";
 import { buyerHasOrders, linkForMail, orderOfBuyer, ordersOfBuyer } from "../orders/queries.ts";
@@ -99,9 +100,13 @@ export async function libraryEmail(db: Db, accessToken: string | undefined): Pro
 /** Every order paid with the address, newest first, as the order page shows each. */
 export async function libraryOf(deps: Pick<PurchasesDeps, "db" | "config" | "storage">, email: string) {
   const rows = await ordersOfBuyer(deps.db, { email, limit: LIBRARY_ORDERS_SHOWN });
+  const invoices = await invoicesOfOrders(
+    deps.db,
+    rows.map((row) => row.id),
+  );
   const orders = await Promise.all(
     rows.map(async (row) => ({
-      ...(await orderView(deps.storage, row)),
+      ...(await orderView(deps.storage, row, invoices.get(row.id) ?? [])),
       orderToken: orderAccessToken(deps.config, row.id),
     })),
   );

@@ -1,5 +1,6 @@
 import type { Currency } from "@salelink/contracts";
-import type { LedgerAccount } from "@salelink/contracts/ledger";
+import { isVatAccount, type LedgerAccount, vatAccount } from "@salelink/contracts/ledger";
+import type { VatCountry } from "@salelink/contracts/vat-countries";
 import type { EntryInput, Posting } from "./ledger.ts";
 
 /*
@@ -18,6 +19,8 @@ export function shareOf(amountMinor: number, bps: number): number {
 
 export interface SaleSplit {
   grossMinor: number;
+  /** The VAT in the gross (issue 22): owed to the buyer's country, nobody's earnings. */
+  vatMinor: number;
   /** The platform fee, charged to the creator. */
   feeMinor: number;
   /** The referrer's share of the fee; 0 without a referrer. */
@@ -29,25 +32,30 @@ export interface SaleSplit {
 }
 
 /**
- * What a sale's gross becomes (decision 035). The platform fee is a share of the whole amount paid,
- * and a platform referrer's commission a share of that fee, as before partner programmes. A
- * partner's commission is a share of the amount paid too, rounded half up like every share, and
- * comes out of the creator's part: it is capped at that part, so the creator's net is never
- * negative (a 90 % rate on a 5-cent sale whose fee rounded up).
+ * What a sale's gross becomes (decisions 035, 039). The VAT in it is set apart first: the platform
+ * fee is a share of the amount paid net of VAT, and a platform referrer's commission a share of that
+ * fee. A partner's commission is a share of the amount net of VAT too, rounded half up like every
+ * share, and comes out of the creator's part: it is capped at that part, so the creator's net is
+ * never negative (a 90 % rate on a 5-cent sale whose fee rounded up).
  */
 export function splitSale(
   grossMinor: number,
   feeBps: number,
   commissionBps: number | null,
   partnerBps: number | null = null,
+  vatMinor = 0,
 ): SaleSplit {
-  const feeMinor = shareOf(grossMinor, feeBps);
+  if (!Number.isSafeInteger(vatMinor) || vatMinor < 0 || vatMinor > grossMinor) {
+    throw new RangeError(`splitSale: VAT ${vatMinor} of ${grossMinor}`);
+  }
+  const base = grossMinor - vatMinor;
+  const feeMinor = shareOf(base, feeBps);
   const commissionMinor = commissionBps === null ? 0 : shareOf(feeMinor, commissionBps);
-  const creatorShare = grossMinor - feeMinor;
-  const partnerCommissionMinor =
-    partnerBps === null ? 0 : Math.min(shareOf(grossMinor, partnerBps), creatorShare);
+  const creatorShare = base - feeMinor;
+  const partnerCommissionMinor = partnerBps === null ? 0 : Math.min(shareOf(base, partnerBps), creatorShare);
   return {
     grossMinor,
+    vatMinor,
     feeMinor,
     commissionMinor,
     partnerCommissionMinor,
@@ -63,6 +71,8 @@ export interface SaleFacts {
   partnerId: string | null;
   currency: Currency;
   split: SaleSplit;
+  /** The country whose VAT the sale carries (null when none is charged). */
+  vatCountry?: VatCountry | null;
   /** The end of the hold. */
   availableAt: Date;
 }
@@ -84,6 +94,10 @@ export function orderPaid(s: SaleFacts): Posting {
       amountMinor: split.netMinor,
       availableAt: s.availableAt,
     });
+  }
+  if (split.vatMinor !== 0) {
+    if (!s.vatCountry) throw new RangeError(`order ${s.orderId}: VAT without a country`);
+    entries.push({ account: vatAccount(s.vatCountry), ownerId: null, currency, amountMinor: split.vatMinor });
   }
   const platformShare = split.feeMinor - split.commissionMinor;
   if (platformShare !== 0)
@@ -240,6 +254,7 @@ export function orderRefunded(
 /** What a refund took back of each part of a sale's split, read off its reversal (before any cover). */
 export interface RefundedParts {
   amountMinor: number;
+  vatMinor: number;
   feeMinor: number;
   commissionMinor: number;
   partnerCommissionMinor: number;
@@ -249,6 +264,7 @@ export interface RefundedParts {
 export function refundedParts(reversal: Posting): RefundedParts {
   const parts: RefundedParts = {
     amountMinor: 0,
+    vatMinor: 0,
     feeMinor: 0,
     commissionMinor: 0,
     partnerCommissionMinor: 0,
@@ -257,6 +273,7 @@ export function refundedParts(reversal: Posting): RefundedParts {
   for (const e of reversal.entries) {
     const taken = -e.amountMinor;
     if (e.account === "provider") parts.amountMinor += e.amountMinor;
+    else if (isVatAccount(e.account)) parts.vatMinor += taken;
     else if (e.account === "pending" || e.account === "available") parts.netMinor += taken;
     else if (e.account === "platform_fees") parts.feeMinor += taken;
     else if (e.account === "affiliate_pending" || e.account === "affiliate_claimable") {

@@ -23,6 +23,14 @@ export class OutboxMailProvider implements MailProvider {
         template: message.template,
         locale: message.locale,
         headers: message.headers ?? null,
+        // What was attached, not the bytes: the dev mail page and tests see the file was there.
+        attachments: message.attachments?.length
+          ? message.attachments.map((a) => ({
+              filename: a.filename,
+              contentType: a.contentType,
+              sizeBytes: a.content.length,
+            }))
+          : null,
       })
       .returning({ id: mailOutbox.id });
     if (!row) throw new Error("The outbox did not store the message");

@@ -64,6 +64,15 @@ export class SmtpMailProvider implements MailProvider {
       text: message.text,
       html: message.html,
       ...(message.headers ? { headers: message.headers } : {}),
+      ...(message.attachments?.length
+        ? {
+            attachments: message.attachments.map((a) => ({
+              filename: a.filename,
+              contentType: a.contentType,
+              content: a.content,
+            })),
+          }
+        : {}),
       ...(options.idempotencyKey
         ? { messageId: `<${messageIdLocalPart(options.idempotencyKey)}@${this.domain}>` }
         : {}),

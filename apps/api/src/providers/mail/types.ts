@@ -1,6 +1,13 @@
 import type { Locale } from "@salelink/contracts";
 import type { DbOrTx } from "../../db/client.ts";
 
+/** A file sent with an e-mail (the receipt's invoice), rendered when the e-mail is sent, never stored in a job. */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
 /** A rendered e-mail, ready to hand to a provider. */
 export interface OutgoingMail {
   to: string;
@@ -12,6 +19,7 @@ export interface OutgoingMail {
   locale: Locale;
   /** Headers of its own: an update's List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
   headers?: Record<string, string>;
+  attachments?: MailAttachment[];
 }
 
 export interface SendOptions {

@@ -22,6 +22,7 @@ const publicLinkColumns = {
   status: links.status,
   stockLimit: links.stockLimit,
   refundWindowDays: links.refundWindowDays,
+  pricesIncludeVat: links.pricesIncludeVat,
   salesCount: links.salesCount,
   previewKey: contentFiles.previewKey,
   fileKind: contentFiles.kind,

@@ -37,6 +37,7 @@ function toPublicLink(row: PublicLinkRow, stocks: Map<string, StockState>): Publ
     reservedOut: stock.state === "reserved-out",
     availableAgainAt: stock.state === "reserved-out" ? stock.availableAgainAt.toISOString() : null,
     refundWindowDays: row.refundWindowDays,
+    pricesIncludeVat: row.pricesIncludeVat,
     creator: {
       id: row.creatorId,
       displayName: row.creatorDisplayName,

@@ -44,3 +44,8 @@ export async function setSandboxPaymentStatus(
     .returning();
   return payment ?? null;
 }
+
+/** The amount to charge changed before the charge (VAT added for another country, issue 22). */
+export async function setSandboxPaymentAmount(db: DbOrTx, id: string, amountMinor: number): Promise<void> {
+  await db.update(sandboxPayments).set({ amountMinor }).where(eq(sandboxPayments.id, id));
+}

@@ -18,6 +18,7 @@ const paymentParams = z.object({ paymentId: z.string().regex(/^sbx_pi_[A-Za-z0-9
 
 /** What the card form shows: a declined payment says why, in the buyer's language. */
 function answer(request: FastifyRequest, result: SandboxPaymentResult): SandboxPaymentAnswer {
+  if (result.status === "needs_country") return { status: result.status, countries: result.countries };
   if (result.status !== "declined") return { status: result.status };
   const message =
     result.reason === "card-declined"
@@ -41,7 +42,11 @@ export const sandboxPaymentRoutes: FastifyPluginAsyncZod<SandboxPaymentDeps> = a
         response: { 200: sandboxPaymentResultSchema },
       },
     },
-    async (request) => answer(request, await payWithCard(deps, request.params.paymentId, request.body.card)),
+    async (request) =>
+      answer(
+        request,
+        await payWithCard(deps, request.params.paymentId, request.body.card, request.body.country ?? null),
+      ),
   );
 
   app.post(

@@ -1,9 +1,14 @@
-import { sandboxCards } from "@salelink/contracts";
+import { sandboxCardCountries, sandboxCards } from "@salelink/contracts";
 import type { Db } from "../../../db/client.ts";
 import { AppError, notFound } from "../../../lib/errors.ts";
 import { sandboxDeliverJob } from "./jobs.ts";
 import { sandboxEvent } from "./provider.ts";
-import { type SandboxPaymentRow, sandboxPaymentById, setSandboxPaymentStatus } from "./queries.ts";
+import {
+  type SandboxPaymentRow,
+  sandboxPaymentById,
+  setSandboxPaymentAmount,
+  setSandboxPaymentStatus,
+} from "./queries.ts";
 
 /*
  * The sandbox's card form as a state machine: requires_payment_method (or failed) → succeeded,
@@ -14,6 +19,15 @@ import { type SandboxPaymentRow, sandboxPaymentById, setSandboxPaymentStatus } f
 export interface SandboxPaymentDeps {
   db: Db;
   pokeJobs(): void;
+  /**
+   * The card's issuing country, before the charge (issue 22): the checkout decides the VAT with it,
+   * asks the buyer which country is theirs, or changes the amount (VAT added for another country).
+   */
+  cardCountry(
+    orderId: string,
+    country: string | null,
+    confirmed: string | null,
+  ): Promise<{ needs: { billing: string; card: string } } | { amountMinor: number } | null>;
 }
 
 export type DeclineReason = "card-declined" | "unknown-test-card" | "authentication-failed";
@@ -21,6 +35,7 @@ export type DeclineReason = "card-declined" | "unknown-test-card" | "authenticat
 export type SandboxPaymentResult =
   | { status: "succeeded" }
   | { status: "requires_action" }
+  | { status: "needs_country"; countries: { billing: string; card: string } }
   | { status: "declined"; reason: DeclineReason };
 
 async function findPayment(deps: SandboxPaymentDeps, paymentId: string): Promise<SandboxPaymentRow> {
@@ -56,13 +71,28 @@ export async function payWithCard(
   deps: SandboxPaymentDeps,
   paymentId: string,
   card: string,
+  confirmedCountry: string | null = null,
 ): Promise<SandboxPaymentResult> {
   const payment = await findPayment(deps, paymentId);
   if (payment.status === "succeeded") return { status: "succeeded" };
   if (payment.status !== "requires_payment_method" && payment.status !== "failed") {
     throw new AppError("ConflictException", "This payment cannot be paid again.");
   }
-  if (card === sandboxCards.success) {
+  const paying =
+    card === sandboxCards.authenticate || card in sandboxCardCountries || card === sandboxCards.success;
+  if (paying) {
+    // As a card network reports it before the charge: the VAT evidence's second piece.
+    const decided = await deps.cardCountry(
+      payment.orderId,
+      sandboxCardCountries[card] ?? null,
+      confirmedCountry,
+    );
+    if (decided && "needs" in decided) return { status: "needs_country", countries: decided.needs };
+    if (decided && decided.amountMinor !== payment.amountMinor) {
+      await setSandboxPaymentAmount(deps.db, payment.id, decided.amountMinor);
+    }
+  }
+  if (card === sandboxCards.success || card in sandboxCardCountries) {
     await settle(deps, payment.id, "succeeded");
     return { status: "succeeded" };
   }

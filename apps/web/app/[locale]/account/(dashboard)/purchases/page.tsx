@@ -17,7 +17,7 @@ export default async function Page({ params }: Props) {
   const t = await getTranslations("purchases");
   return (
     // The library's texts come with its own page, not with every dashboard page.
-    <ClientMessages namespaces={["account", "purchases"]}>
+    <ClientMessages namespaces={["account", "purchases", "invoices"]}>
       {/* GET /purchases reads the account's verified address only. */}
       <AccountGuard rules={["auth", "email-verified"]}>
         <h1>{t("accountTitle")}</h1>

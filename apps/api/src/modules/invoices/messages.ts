@@ -1,0 +1,167 @@
+import type { Locale } from "@salelink/contracts";
+
+/*
+ * Every word printed on an invoice, a credit note and a monthly statement, in the three languages
+ * (`{name}` placeholders filled by pdf.ts). The legal mentions cite the texts they rest on: Directive
+ * 2006/112/EC (art. 58 place of supply, art. 196 reverse charge) and Implementing Regulation 282/2011
+ * (art. 9a, the platform as deemed supplier).
+ */
+
+const en = {
+  invoiceTitle: "Invoice",
+  creditNoteTitle: "Credit note",
+  number: "Number",
+  issuedAt: "Date of issue",
+  supplyDate: "Date of supply",
+  orderReference: "Order",
+  corrects: "This credit note corrects invoice {number} of {date}.",
+  seller: "Supplier",
+  buyer: "Customer",
+  vatNumber: "VAT number: {number}",
+  email: "E-mail: {email}",
+  colDescription: "Description",
+  colQuantity: "Qty",
+  colUnitNet: "Unit price excl. VAT",
+  colVatRate: "VAT rate",
+  colVat: "VAT",
+  colTotal: "Total incl. VAT",
+  lineBy: "by {creator}",
+  totalNet: "Total excl. VAT",
+  totalVat: "VAT {rate}",
+  total: "Total ({currency})",
+  totalCredited: "Total credited ({currency})",
+  placeOfSupply: "Place of supply: {country}, the customer's country; VAT at that country's rate.",
+  reverseCharge:
+    "Reverse charge: VAT to be accounted for by the customer (Article 196 of Directive 2006/112/EC).",
+  outside:
+    "VAT not applicable: the customer is established outside the territories where the platform charges VAT (country: {country}; place of supply under Article 58 of Directive 2006/112/EC).",
+  notRegistered:
+    "No VAT charged: the platform is not registered for VAT in the customer's country ({country}).",
+  deemedSupplier:
+    "{seller} sells this content in its own name and is the supplier for VAT purposes (Article 9a of Implementing Regulation 282/2011).",
+  page: "Page {page} of {pages}",
+  statementTitle: "Monthly statement",
+  period: "Period: {period}",
+  statementIssued: "Issued on {date}",
+  issuer: "Issued by",
+  creator: "Creator",
+  totalsIn: "Totals in {currency}",
+  salesCount: "Sales",
+  gross: "Gross",
+  fees: "Platform fees",
+  commissions: "Partner commissions",
+  refunds: "Refunds",
+  net: "Net",
+  salesTable: "Sales of the month",
+  colDate: "Date",
+  colLink: "Link",
+  colFee: "Fee",
+  noSales: "No sales this month.",
+};
+
+export type InvoiceMessageKey = keyof typeof en;
+
+const fr: Record<InvoiceMessageKey, string> = {
+  invoiceTitle: "Facture",
+  creditNoteTitle: "Avoir",
+  number: "Numéro",
+  issuedAt: "Date d'émission",
+  supplyDate: "Date de la prestation",
+  orderReference: "Commande",
+  corrects: "Cet avoir rectifie la facture {number} du {date}.",
+  seller: "Fournisseur",
+  buyer: "Client",
+  vatNumber: "N° de TVA : {number}",
+  email: "E-mail : {email}",
+  colDescription: "Désignation",
+  colQuantity: "Qté",
+  colUnitNet: "Prix unitaire HT",
+  colVatRate: "Taux de TVA",
+  colVat: "TVA",
+  colTotal: "Total TTC",
+  lineBy: "par {creator}",
+  totalNet: "Total HT",
+  totalVat: "TVA {rate}",
+  total: "Total TTC ({currency})",
+  totalCredited: "Montant de l'avoir ({currency})",
+  placeOfSupply: "Lieu de la prestation : {country}, pays du client ; TVA au taux de ce pays.",
+  reverseCharge: "Autoliquidation : TVA due par le preneur (article 196 de la directive 2006/112/CE).",
+  outside:
+    "TVA non applicable : le client est établi hors des territoires où la plateforme facture la TVA (pays : {country} ; lieu de la prestation selon l'article 58 de la directive 2006/112/CE).",
+  notRegistered:
+    "Aucune TVA facturée : la plateforme n'est pas immatriculée à la TVA dans le pays du client ({country}).",
+  deemedSupplier:
+    "{seller} vend ce contenu en son nom propre et en est le prestataire au regard de la TVA (article 9 bis du règlement d'exécution 282/2011).",
+  page: "Page {page} sur {pages}",
+  statementTitle: "Relevé mensuel",
+  period: "Période : {period}",
+  statementIssued: "Émis le {date}",
+  issuer: "Émis par",
+  creator: "Créateur",
+  totalsIn: "Totaux en {currency}",
+  salesCount: "Ventes",
+  gross: "Brut",
+  fees: "Frais de plateforme",
+  commissions: "Commissions des partenaires",
+  refunds: "Remboursements",
+  net: "Net",
+  salesTable: "Ventes du mois",
+  colDate: "Date",
+  colLink: "Lien",
+  colFee: "Frais",
+  noSales: "Aucune vente ce mois-ci.",
+};
+
+const es: Record<InvoiceMessageKey, string> = {
+  invoiceTitle: "Factura",
+  creditNoteTitle: "Factura rectificativa",
+  number: "Número",
+  issuedAt: "Fecha de expedición",
+  supplyDate: "Fecha de la operación",
+  orderReference: "Pedido",
+  corrects: "Esta factura rectificativa corrige la factura {number} del {date}.",
+  seller: "Proveedor",
+  buyer: "Cliente",
+  vatNumber: "NIF-IVA: {number}",
+  email: "Correo electrónico: {email}",
+  colDescription: "Descripción",
+  colQuantity: "Cant.",
+  colUnitNet: "Precio unitario sin IVA",
+  colVatRate: "Tipo de IVA",
+  colVat: "IVA",
+  colTotal: "Total con IVA",
+  lineBy: "de {creator}",
+  totalNet: "Base imponible",
+  totalVat: "IVA {rate}",
+  total: "Total ({currency})",
+  totalCredited: "Total rectificado ({currency})",
+  placeOfSupply: "Lugar de prestación: {country}, país del cliente; IVA al tipo de ese país.",
+  reverseCharge:
+    "Inversión del sujeto pasivo: IVA a cargo del destinatario (artículo 196 de la Directiva 2006/112/CE).",
+  outside:
+    "IVA no aplicable: el cliente está establecido fuera de los territorios donde la plataforma repercute el IVA (país: {country}; lugar de prestación según el artículo 58 de la Directiva 2006/112/CE).",
+  notRegistered:
+    "No se repercute IVA: la plataforma no está registrada a efectos del IVA en el país del cliente ({country}).",
+  deemedSupplier:
+    "{seller} vende este contenido en nombre propio y es el prestador a efectos del IVA (artículo 9 bis del Reglamento de Ejecución 282/2011).",
+  page: "Página {page} de {pages}",
+  statementTitle: "Extracto mensual",
+  period: "Periodo: {period}",
+  statementIssued: "Emitido el {date}",
+  issuer: "Emitido por",
+  creator: "Creador",
+  totalsIn: "Totales en {currency}",
+  salesCount: "Ventas",
+  gross: "Bruto",
+  fees: "Comisiones de la plataforma",
+  commissions: "Comisiones de socios",
+  refunds: "Reembolsos",
+  net: "Neto",
+  salesTable: "Ventas del mes",
+  colDate: "Fecha",
+  colLink: "Enlace",
+  colFee: "Comisión",
+  noSales: "Ninguna venta este mes.",
+};
+
+export const invoiceMessages: Record<Locale, Record<InvoiceMessageKey, string>> = { en, fr, es };
