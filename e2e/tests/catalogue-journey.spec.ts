@@ -72,7 +72,7 @@ test.describe("catalogue journey", () => {
     await linkDialog.getByLabel("Profile").selectOption({ label: `Journey Studio (@${handle})` });
     await linkDialog.getByLabel("Title").fill(title);
     await linkDialog.getByLabel("Description").fill("A guide and its cover, from the journey test.");
-    await linkDialog.getByLabel("Price").fill("20");
+    await linkDialog.getByLabel("Price", { exact: true }).fill("20");
     await linkDialog.getByLabel("Currency").selectOption("EUR");
     await linkDialog.getByLabel("Sold file").setInputFiles(pdf);
     await expect(linkDialog.getByText("document.pdf", { exact: true })).toBeVisible();

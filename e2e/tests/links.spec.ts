@@ -51,7 +51,7 @@ test.describe("creator links", () => {
     await expect(dialog).toBeVisible();
 
     // Client-side validation: a title and a price in range are required.
-    await dialog.getByLabel("Price").fill("12.345");
+    await dialog.getByLabel("Price", { exact: true }).fill("12.345");
     await dialog.getByRole("button", { name: "Save" }).click();
     await expect(dialog.getByText("Enter a title of at most 120 characters.")).toBeVisible();
     await expect(
@@ -60,7 +60,7 @@ test.describe("creator links", () => {
 
     await dialog.getByLabel("Title").fill(title);
     await dialog.getByLabel("Description").fill("Made by the end-to-end tests.");
-    await dialog.getByLabel("Price").fill("12.50");
+    await dialog.getByLabel("Price", { exact: true }).fill("12.50");
     await dialog.getByLabel("Currency").selectOption("EUR");
 
     // An upload held by the network can be cancelled.
@@ -103,10 +103,10 @@ test.describe("creator links", () => {
     // Edit: the same dialog, prefilled, the attached files shown.
     await item.getByRole("button", { name: "Edit" }).click();
     const edit = page.getByRole("dialog", { name: "Edit link" });
-    await expect(edit.getByLabel("Price")).toHaveValue("12.50");
+    await expect(edit.getByLabel("Price", { exact: true })).toHaveValue("12.50");
     await expect(edit.getByText("document.pdf", { exact: true })).toBeVisible();
     await expect(edit.getByText("Current image")).toBeVisible();
-    await edit.getByLabel("Price").fill("15");
+    await edit.getByLabel("Price", { exact: true }).fill("15");
     await edit.getByRole("button", { name: "Save" }).click();
     await expect(edit).toBeHidden();
     await expect(toast(page, "success", "Link updated")).toBeVisible();
