@@ -94,6 +94,27 @@ export function LoadFailed({
   );
 }
 
+type FilteredTexts = {
+  failed: string;
+  retry: string;
+  loading: string;
+  empty: string;
+  emptyFiltered: string;
+  emptyHint: string;
+};
+
+/** A section's words for FilteredStates, by the keys every such section uses. */
+export const filteredTexts = (
+  t: (key: "loadFailed" | "retry" | "loading" | "empty" | "emptyFiltered" | "emptyHint") => string,
+): FilteredTexts => ({
+  failed: t("loadFailed"),
+  retry: t("retry"),
+  loading: t("loading"),
+  empty: t("empty"),
+  emptyFiltered: t("emptyFiltered"),
+  emptyHint: t("emptyHint"),
+});
+
 /**
  * A filtered, paged table's states: failed (with a retry), loading, empty (told apart from "nothing
  * matches the filter"), or the table itself.
@@ -111,14 +132,7 @@ export function FilteredStates({
   loading: boolean;
   empty: boolean;
   filtered: boolean;
-  texts: {
-    failed: string;
-    retry: string;
-    loading: string;
-    empty: string;
-    emptyFiltered: string;
-    emptyHint: string;
-  };
+  texts: FilteredTexts;
   onRetry: () => void;
   children: ReactNode;
 }) {

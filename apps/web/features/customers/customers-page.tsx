@@ -13,7 +13,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
-import { FilteredStates, OffsetPager } from "@/components/ui/list-states.tsx";
+import { FilteredStates, filteredTexts, OffsetPager } from "@/components/ui/list-states.tsx";
 import { useQueryState } from "@/components/ui/use-api-query.ts";
 import { useApiUrl } from "@/components/ui/use-runtime-config.ts";
 import { useMyLinks } from "@/features/links/my-links.ts";
@@ -151,14 +151,7 @@ export function CustomersPage({ defaultCurrency }: { defaultCurrency: Currency }
         loading={list === null}
         empty={list?.total === 0}
         filtered={filtered}
-        texts={{
-          failed: t("loadFailed"),
-          retry: t("retry"),
-          loading: t("loading"),
-          empty: t("empty"),
-          emptyFiltered: t("emptyFiltered"),
-          emptyHint: t("emptyHint"),
-        }}
+        texts={filteredTexts(t)}
         onRetry={reload}
       >
         {list && (

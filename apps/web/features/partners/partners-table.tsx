@@ -14,7 +14,7 @@ import {
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
-import { FilteredStates, OffsetPager } from "@/components/ui/list-states.tsx";
+import { FilteredStates, filteredTexts, OffsetPager } from "@/components/ui/list-states.tsx";
 import { useQueryState } from "@/components/ui/use-api-query.ts";
 import { formatAmounts } from "@/features/affiliates/money-list.ts";
 import { ApiError, api } from "@/lib/api.ts";
@@ -140,14 +140,7 @@ export function PartnersTable({ defaultCurrency }: { defaultCurrency: Currency }
         loading={list === null}
         empty={list?.total === 0}
         filtered={status !== ""}
-        texts={{
-          failed: t("loadFailed"),
-          retry: t("retry"),
-          loading: t("loading"),
-          empty: t("empty"),
-          emptyFiltered: t("emptyFiltered"),
-          emptyHint: t("emptyHint"),
-        }}
+        texts={filteredTexts(t)}
         onRetry={reload}
       >
         {list && (
