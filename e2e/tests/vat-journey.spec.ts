@@ -7,8 +7,9 @@ import { apiUrl } from "../playwright.config.ts";
 import { freshAccount } from "./identity-helpers.ts";
 
 /*
- * Issue 22: a French consumer (in French), a German and a Hungarian consumer, and a German business
- * with a valid VAT number buy the same €20.00 link (VAT included) in Chromium; each pays the price,
+ * Issue 22: a French consumer (in French), a German and a Hungarian consumer, a buyer whose card
+ * contradicts their billing country (asked, before the charge), and a German business with a valid
+ * VAT number buy the same €20.00 link (VAT included) in Chromium; each pays the price,
  * the VAT of their country is in it (none for the business: reverse charge), and each order page
  * gives an invoice; a refund gives a credit note; the admin's One-Stop Shop screen matches the ledger.
  */
@@ -38,6 +39,8 @@ const rate = (locale: string, bps: number) =>
 
 interface Buyer {
   label: string;
+  /** The card's country contradicts the billing one: the sandbox asks, and the buyer answers this. */
+  livesIn?: string;
   /** The browser's language: the page's language and the preselected country follow it. */
   browserLocale: string;
   locale: Locale;
@@ -78,6 +81,16 @@ const buyers: Buyer[] = [
     vatMinor: 425,
   },
   {
+    label: "French billing, German card: lives in Germany",
+    browserLocale: "en-FR",
+    locale: "en",
+    country: "FR",
+    card: "4000 0027 6000 0016",
+    livesIn: "DE",
+    vatLine: (t) => t("checkout.vatIncludedLine", { country: "FR", rate: rate("en", 2000) }),
+    vatMinor: 333,
+  },
+  {
     label: "German business",
     browserLocale: "de-DE",
     locale: "en",
@@ -98,7 +111,9 @@ async function buyAs(browser: Browser, buyer: Buyer, linkToken: string): Promise
   await page.goto(`/v/${linkToken}`);
   await expect(page.getByTestId("vat-note")).toHaveText(t("buyer.vatIncluded"));
   await page.getByRole("link", { name: t("buyer.buy") }).click();
-  await page.getByLabel(t("checkout.emailLabel")).fill(uniqueEmail(`vat-${buyer.country.toLowerCase()}`));
+  await page
+    .getByLabel(t("checkout.emailLabel"))
+    .fill(uniqueEmail(`vat-${buyer.livesIn ? "asked" : buyer.country.toLowerCase()}`));
   // The browser's region preselects the country.
   await expect(page.getByLabel(t("checkout.countryLabel"))).toHaveValue(buyer.country);
   if (buyer.business) {
@@ -116,6 +131,14 @@ async function buyAs(browser: Browser, buyer: Buyer, linkToken: string): Promise
   await page.getByLabel(t("checkout.expiry")).fill("12/34");
   await page.getByLabel(t("checkout.cvc")).fill("123");
   await page.getByRole("button", { name: t("checkout.pay", { amount: total }) }).click();
+  if (buyer.livesIn) {
+    // Nothing is charged until the buyer says which of the two countries is theirs.
+    const names = new Intl.DisplayNames([buyer.locale], { type: "region" });
+    const card = names.of(buyer.livesIn) ?? buyer.livesIn;
+    const billing = names.of(buyer.country) ?? buyer.country;
+    await expect(page.getByText(t("checkout.countryQuestion", { card, billing }))).toBeVisible();
+    await page.getByRole("button", { name: t("checkout.liveIn", { country: card }) }).click();
+  }
   await expect(page.getByRole("heading", { name: t("checkout.successTitle") })).toBeVisible({
     timeout: 20_000,
   });
@@ -123,6 +146,19 @@ async function buyAs(browser: Browser, buyer: Buyer, linkToken: string): Promise
   await expect(page).toHaveURL(/\/order\/[A-Za-z0-9_-]{43}$/, { timeout: 20_000 });
 
   // The order page: its VAT line and its invoice, a PDF.
+  if (buyer.livesIn) {
+    // The answer decided: Germany's 19 %, in the same price.
+    const country = new Intl.DisplayNames([buyer.locale], { type: "region" }).of(buyer.livesIn) ?? "";
+    await expect(
+      page.getByText(
+        t("invoices.vatStandard", {
+          rate: rate(buyer.locale, 1900),
+          country,
+          amount: money(buyer.locale, 319),
+        }),
+      ),
+    ).toBeVisible();
+  }
   const invoice = page.getByRole("link", { name: /\(PDF\)$/ });
   await expect(invoice).toHaveCount(1);
   const href = await invoice.getAttribute("href");
@@ -136,7 +172,7 @@ async function buyAs(browser: Browser, buyer: Buyer, linkToken: string): Promise
   return { orderUrl };
 }
 
-test("four buyers of one link each pay the VAT of their country and get an invoice; a refund a credit note; the OSS matches the ledger", async ({
+test("five buyers of one link each pay the VAT of their country and get an invoice; a refund a credit note; the OSS matches the ledger", async ({
   browser,
   page,
   consoleErrors: _,

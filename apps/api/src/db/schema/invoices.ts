@@ -1,4 +1,4 @@
-import { currencies, locales } from "@salelink/contracts";
+import { currencies, locales, type VatScheme } from "@salelink/contracts";
 import type { VatCountry } from "@salelink/contracts/vat-countries";
 import { sql } from "drizzle-orm";
 import {
@@ -12,7 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { orders, type VatScheme } from "./orders.ts";
+import { orders } from "./orders.ts";
 
 /**
  * The next number of each series of invoices (issue 22, decision 039): one row per series and year

@@ -1,3 +1,4 @@
+import type { VatScheme } from "@salelink/contracts";
 import { currencies, locales, orderStatuses, partnerBlockReasons, reportReasons } from "@salelink/contracts";
 import type { VatCountry } from "@salelink/contracts/vat-countries";
 import { sql } from "drizzle-orm";
@@ -17,9 +18,6 @@ import { commissionClaims } from "./affiliates.ts";
 import { links, promoCodes } from "./catalogue.ts";
 import { partnerMemberships } from "./partners.ts";
 import { users } from "./users.ts";
-
-/** How a sale is taxed (issue 22): the VAT of the buyer's country, reverse charge, or none and why. */
-export type VatScheme = "standard" | "reverse-charge" | "outside" | "not-registered";
 
 /**
  * A buyer's purchase of a link. Created pending by checkout with the price computed on the server;

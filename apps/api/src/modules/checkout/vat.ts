@@ -1,4 +1,4 @@
-import type { CheckoutBody, CheckoutVat } from "@salelink/contracts";
+import type { CheckoutBody, CheckoutVat, VatScheme } from "@salelink/contracts";
 import { isVatCountry, type VatCountry } from "@salelink/contracts/vat-countries";
 import type { Config } from "../../config.ts";
 import { AppError, validation } from "../../lib/errors.ts";
@@ -6,7 +6,7 @@ import type { ViesProvider } from "../../providers/vies/index.ts";
 import { ViesUnavailableError } from "../../providers/vies/index.ts";
 import type { OrderRow } from "../orders/queries.ts";
 import { decideVat, vatSplit } from "../tax/rules.ts";
-import { checkVatNumberFormat } from "../tax/vat-number.ts";
+import { checkVatNumberFormat, countryOfVatPrefix } from "../tax/vat-number.ts";
 
 /*
  * The VAT of a checkout (issue 22, decision 039). At checkout the billing country the buyer gives
@@ -18,7 +18,7 @@ import { checkVatNumberFormat } from "../tax/vat-number.ts";
 /** What the order records of its VAT. */
 export interface VatValues {
   billingCountry: string | null;
-  vatScheme: "standard" | "reverse-charge" | "outside" | "not-registered" | null;
+  vatScheme: VatScheme | null;
   vatCountry: VatCountry | null;
   vatRateBps: number | null;
   vatMinor: number;
@@ -77,15 +77,14 @@ export async function planVat(
   const decision = decideVat({
     billingCountry: body.billingCountry,
     cardCountry: null,
-    vatNumber: business?.valid ? { valid: true, country: countryOfNumber(business.vatNumber) } : null,
+    vatNumber: business?.valid
+      ? { valid: true, country: countryOfVatPrefix(business.vatNumber.slice(0, 2)) }
+      : null,
     registeredOutsideEu: config.VAT_REGISTERED_OUTSIDE_EU,
     date: now,
   });
   return { billingCountry: body.billingCountry, decision, business, viesUnavailable };
 }
-
-/** "EL…" is Greece's VAT prefix; its country is GR. */
-const countryOfNumber = (vatNumber: string) => (vatNumber.startsWith("EL") ? "GR" : vatNumber.slice(0, 2));
 
 /** The order's VAT values for a total before VAT is added (or including it, as the link says). */
 export function vatValues(plan: VatPlan, inclusive: boolean, amountMinor: number): VatValues {
@@ -192,7 +191,9 @@ export function cardCountryDecision(
     billingCountry: order.billingCountry,
     cardCountry,
     confirmedCountry: confirmed,
-    vatNumber: business?.valid ? { valid: true, country: countryOfNumber(business.vatNumber) } : null,
+    vatNumber: business?.valid
+      ? { valid: true, country: countryOfVatPrefix(business.vatNumber.slice(0, 2)) }
+      : null,
     registeredOutsideEu: config.VAT_REGISTERED_OUTSIDE_EU,
     date: now,
   });

@@ -5,8 +5,10 @@
  * positive (what is credited back), its kind says the direction.
  */
 
+import type { VatScheme } from "@salelink/contracts";
+
 /** How the sale was taxed (issue 22): the invoice's VAT mention depends on it. */
-export type VatScheme = "standard" | "reverse-charge" | "outside" | "not-registered";
+export type { VatScheme };
 
 export interface InvoiceParty {
   name: string;

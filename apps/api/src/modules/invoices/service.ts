@@ -33,6 +33,7 @@ export function sellerParty(config: Config): InvoiceParty {
 }
 
 function buyerParty(order: OrderRow): InvoiceParty {
+  const country = order.vatCountry ?? order.billingCountry;
   return {
     email: order.buyerEmail,
     ...(order.buyerName ? { name: order.buyerName } : {}),
@@ -40,9 +41,7 @@ function buyerParty(order: OrderRow): InvoiceParty {
       .split("\n")
       .map((l) => l.trim())
       .filter(Boolean),
-    ...(order.vatCountry || order.billingCountry
-      ? { country: order.vatCountry ?? order.billingCountry ?? "" }
-      : {}),
+    ...(country ? { country } : {}),
     ...(order.buyerVatNumber ? { vatNumber: order.buyerVatNumber } : {}),
   };
 }
