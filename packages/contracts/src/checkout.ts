@@ -144,6 +144,39 @@ export const sandboxPaymentResultSchema = z.object({
 });
 export type SandboxPaymentResult = z.infer<typeof sandboxPaymentResultSchema>;
 
+/**
+ * POST /checkout/:orderId/confirm (Stripe): the payment is confirmed by the server (decision 040).
+ * The browser sends the ConfirmationToken that Stripe.js made from the Payment Element; the API
+ * reads the card's issuing country from it (the second piece of VAT evidence), asks the buyer when
+ * it contradicts the billing country, changes the amount when VAT is added for another country,
+ * then confirms the PaymentIntent with that same token, so the card charged is the card checked.
+ */
+export const checkoutConfirmBodySchema = z.object({
+  secret: z.string().min(32).max(128),
+  confirmationToken: z
+    .string()
+    .max(255)
+    .regex(/^ctoken_[A-Za-z0-9_]+$/),
+  /** The buyer's answer when the billing and the card's countries disagree: which one is theirs. */
+  country: billingCountrySchema.optional(),
+});
+export type CheckoutConfirmBody = z.infer<typeof checkoutConfirmBodySchema>;
+export const checkoutConfirmResultSchema = z.object({
+  /**
+   * succeeded or processing: go to the result page; requires_action: Stripe.js's
+   * `handleNextAction` with the client secret (3-D Secure), then the result page; declined: show
+   * `message` and let the buyer try another card; needs_country: ask which of `countries` is theirs
+   * and send again with `country`.
+   */
+  status: z.enum(["succeeded", "processing", "requires_action", "declined", "needs_country"]),
+  message: z.string().optional(),
+  countries: z.object({ billing: z.string(), card: z.string() }).optional(),
+  /** What is charged, VAT included (it changes when VAT is added for the card's country). */
+  total: z.number().int(),
+  vat: checkoutVatSchema,
+});
+export type CheckoutConfirmResult = z.infer<typeof checkoutConfirmResultSchema>;
+
 /** The receipt's order token: 32 bytes in base64url. */
 export const orderTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 

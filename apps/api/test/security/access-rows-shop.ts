@@ -195,6 +195,15 @@ export const shopRows: Record<string, Row> = {
       url: `/checkout/${world.creator.sale.orderId}/cancel?secret=${world.creator.sale.checkoutSecret}`,
     }),
   },
+  "POST /checkout/:orderId/confirm": {
+    // Stripe's server-side confirmation (decision 040): this matrix runs on the sandbox, whose own
+    // card form confirms, so the route refuses everyone alike before reading the secret.
+    expect: open(409),
+    request: ({ world }) => ({
+      url: `/checkout/${world.creator.sale.orderId}/confirm`,
+      payload: { secret: world.creator.sale.checkoutSecret, confirmationToken: "ctoken_matrix" },
+    }),
+  },
   "POST /sandbox/payments/:paymentId/confirm": {
     // The first caller pays; the others are told it is paid.
     expect: open(200),

@@ -2,6 +2,10 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { text } from "node:stream/consumers";
+import { signPayload } from "../../src/providers/payments/signature.ts";
+import { confirmationRoutes, PUBLISHABLE_KEY } from "./fake-stripe-confirm.ts";
+
+export { fakeStripeCards, PUBLISHABLE_KEY } from "./fake-stripe-confirm.ts";
 
 export const SECRET_KEY = "sk_test_fake_secret_4242";
 
@@ -28,8 +32,12 @@ interface StripeErrorBody {
  * accounts, Transfers and Payouts (on a connected account, named by the Stripe-Account header);
  * Bearer authentication, and idempotency keys as Stripe honours them (the same key replays the first
  * answer; the same key with other parameters is refused; keys are scoped to the account acted on).
+ * Server-side confirmation with ConfirmationTokens is in fake-stripe-confirm.ts. Every event it
+ * would send is kept in `events`; with `webhook`, it is also delivered there, signed like Stripe's.
  */
-export async function startFakeStripe() {
+export async function startFakeStripe(
+  options: { port?: number; webhook?: { url: string; secret: string } } = {},
+) {
   const intents = new Map<string, Record<string, unknown>>();
   const refunds = new Map<string, Record<string, unknown>>();
   const accounts = new Map<string, Record<string, unknown>>();
@@ -42,6 +50,35 @@ export async function startFakeStripe() {
   const failures: { status: number; error: StripeErrorBody }[] = [];
   let sequence = 0;
   const nextId = (prefix: string) => `${prefix}_fake${String(++sequence).padStart(6, "0")}`;
+  const events: Record<string, unknown>[] = [];
+  const deliveries: Promise<void>[] = [];
+  const deliver = (type: string, object: Record<string, unknown>) => {
+    const event = {
+      id: nextId("evt"),
+      object: "event",
+      type,
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: { object: structuredClone(object) },
+    };
+    events.push(event);
+    const webhook = options.webhook;
+    if (!webhook) return;
+    const body = JSON.stringify(event);
+    deliveries.push(
+      fetch(webhook.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "stripe-signature": signPayload(body, webhook.secret, Math.floor(Date.now() / 1000)),
+        },
+        body,
+      }).then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+  };
 
   const answer = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json", "request-id": nextId("req") });
@@ -133,6 +170,8 @@ export async function startFakeStripe() {
     const amount = Number(params.amount);
     return Number.isInteger(amount) && amount > 0 ? amount : null;
   };
+
+  const confirmations = confirmationRoutes({ intents, nextId, stripeError, missing, deliver });
 
   const createAccount = (params: Record<string, string>) => {
     if (params.type !== "custom" || !params.country)
@@ -246,8 +285,16 @@ export async function startFakeStripe() {
       params: Object.fromEntries(new URLSearchParams(raw)),
     };
     requests.push(seen);
-
-    if (seen.authorization !== `Bearer ${SECRET_KEY}`) {
+    const route = `${seen.method} ${seen.path}`;
+    // Stripe.js's calls from the buyer's browser (with CORS) carry the publishable key.
+    res.setHeader("access-control-allow-origin", "*");
+    if (seen.method === "OPTIONS") {
+      res.writeHead(204, { "access-control-allow-headers": "authorization, content-type" });
+      return res.end();
+    }
+    const publicKey =
+      seen.authorization === `Bearer ${PUBLISHABLE_KEY}` || seen.params.key === PUBLISHABLE_KEY;
+    if (!(confirmations.isPublic(route) && publicKey) && seen.authorization !== `Bearer ${SECRET_KEY}`) {
       // Stripe masks the key it was given; this fake echoes it whole, so a test can check that the
       // adapter never passes a key on even when the other side is careless.
       const given = seen.authorization?.replace(/^Bearer /, "") ?? "";
@@ -274,10 +321,10 @@ export async function startFakeStripe() {
       return answer(res, replay.status, replay.body);
     }
 
-    const route = `${seen.method} ${seen.path}`;
     const externalAccountsOf = /^POST \/v1\/accounts\/([^/]+)\/external_accounts$/.exec(route);
     const result =
-      route === "POST /v1/payment_intents"
+      confirmations.handle(route, seen.params) ??
+      (route === "POST /v1/payment_intents"
         ? createIntent(seen.params)
         : route === "POST /v1/refunds"
           ? createRefund(seen.params)
@@ -292,7 +339,7 @@ export async function startFakeStripe() {
                   : stripeError(404, {
                       type: "invalid_request_error",
                       message: `Unrecognized request URL (${seen.method}: ${seen.path})`,
-                    });
+                    }));
     if (scopedKey && result.status < 500) idempotent.set(scopedKey, { fingerprint, ...result });
     return answer(res, result.status, result.body);
   };
@@ -302,7 +349,7 @@ export async function startFakeStripe() {
       answer(res, 500, { error: { type: "api_error", message: "Fake Stripe failed" } }),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -314,6 +361,10 @@ export async function startFakeStripe() {
     payouts,
     requests,
     failures,
+    events,
+    confirmationTokens: confirmations.tokens,
+    /** Resolves once every webhook delivery started so far has been answered. */
+    delivered: () => Promise.all(deliveries).then(() => undefined),
     reset() {
       intents.clear();
       refunds.clear();
@@ -324,6 +375,8 @@ export async function startFakeStripe() {
       requests.length = 0;
       idempotent.clear();
       failures.length = 0;
+      events.length = 0;
+      confirmations.tokens.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -52,6 +52,30 @@ export const checkoutMessages: Catalogue = {
     es: "No se ha podido iniciar el pago. Inténtalo de nuevo.",
   },
   "Choose your country.": { fr: "Choisissez votre pays.", es: "Elige tu país." },
+  "This checkout is paid on the payment provider's own form.": {
+    fr: "Ce paiement se fait sur le formulaire du prestataire de paiement.",
+    es: "Este pago se hace en el formulario del proveedor de pagos.",
+  },
+  "This checkout has ended. Please start again from the link.": {
+    fr: "Ce paiement est terminé. Recommencez depuis le lien.",
+    es: "Este pago ha terminado. Vuelve a empezar desde el enlace.",
+  },
+  "Your payment details have expired. Please enter them again.": {
+    fr: "Vos informations de paiement ont expiré. Saisissez-les à nouveau.",
+    es: "Tus datos de pago han caducado. Vuelve a introducirlos.",
+  },
+  "The payment could not be completed. Please try again.": {
+    fr: "Le paiement n'a pas pu aboutir. Veuillez réessayer.",
+    es: "No se ha podido completar el pago. Inténtalo de nuevo.",
+  },
+  "Your card was declined. Try another card or contact your bank.": {
+    fr: "Votre carte a été refusée. Essayez une autre carte ou contactez votre banque.",
+    es: "Tu tarjeta ha sido rechazada. Prueba otra tarjeta o contacta con tu banco.",
+  },
+  "Your bank did not confirm the payment. Try again or use another card.": {
+    fr: "Votre banque n'a pas confirmé le paiement. Réessayez ou utilisez une autre carte.",
+    es: "Tu banco no ha confirmado el pago. Inténtalo de nuevo o usa otra tarjeta.",
+  },
   "Choose one of the two countries offered.": {
     fr: "Choisissez l'un des deux pays proposés.",
     es: "Elige uno de los dos países propuestos.",

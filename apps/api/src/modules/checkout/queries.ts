@@ -136,6 +136,13 @@ export async function orderWithLink(db: DbOrTx, orderId: string) {
       checkoutSecretHash: orders.checkoutSecretHash,
       totalMinor: orders.totalMinor,
       currency: orders.currency,
+      providerPaymentId: orders.providerPaymentId,
+      billingCountry: orders.billingCountry,
+      vatScheme: orders.vatScheme,
+      vatCountry: orders.vatCountry,
+      vatRateBps: orders.vatRateBps,
+      vatMinor: orders.vatMinor,
+      pricesIncludeVat: orders.pricesIncludeVat,
       linkId: links.id,
       linkToken: links.token,
       stockLimit: links.stockLimit,
@@ -151,12 +158,16 @@ export async function orderStatus(db: DbOrTx, orderId: string): Promise<OrderRow
   return current?.status ?? null;
 }
 
-/** A checkout still to be paid, locked while its card's country decides its VAT (issue 22). */
-export async function lockPendingOrder(db: DbOrTx, orderId: string) {
+/**
+ * A checkout not paid yet, locked while its card's country decides its VAT (issue 22). A failed one
+ * counts: after a declined card the buyer tries another on the same payment, and a payment that
+ * then succeeds is taken as a late one (orders/events.ts).
+ */
+export async function lockUnpaidOrder(db: DbOrTx, orderId: string) {
   const [row] = await db
     .select()
     .from(orders)
-    .where(and(eq(orders.id, orderId), eq(orders.status, "pending")))
+    .where(and(eq(orders.id, orderId), inArray(orders.status, ["pending", "failed"])))
     .for("update");
   return row ?? null;
 }

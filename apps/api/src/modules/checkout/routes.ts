@@ -2,6 +2,8 @@ import {
   checkoutBodySchema,
   checkoutCancelQuerySchema,
   checkoutCancelResponseSchema,
+  checkoutConfirmBodySchema,
+  checkoutConfirmResultSchema,
   checkoutResponseSchema,
   checkoutStatusQuerySchema,
   checkoutStatusSchema,
@@ -12,6 +14,7 @@ import { z } from "zod";
 import { signedWebhookRoute } from "../../lib/signed-webhook.ts";
 import { WebhookSignatureError } from "../../providers/payments/index.ts";
 import { checkoutCaller } from "./caller.ts";
+import { confirmCheckout } from "./confirm.ts";
 import { cancelCheckout, checkoutStatus, createCheckout, receivePaymentWebhook } from "./service.ts";
 import type { CheckoutDeps } from "./types.ts";
 
@@ -54,6 +57,33 @@ export const checkoutRoutes: FastifyPluginAsyncZod<CheckoutDeps> = async (app, d
     async (request, reply) => {
       reply.header("cache-control", "no-store");
       return cancelCheckout(deps, request.params.orderId, request.query.secret);
+    },
+  );
+
+  app.post(
+    "/checkout/:orderId/confirm",
+    {
+      schema: {
+        tags,
+        summary:
+          "Confirm a Stripe payment on the server: the card's country is read first (VAT evidence), then it is charged",
+        params: z.object({ orderId: z.uuid() }),
+        body: checkoutConfirmBodySchema,
+        response: { 200: checkoutConfirmResultSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      const { outcome, total, vat } = await confirmCheckout(deps, request.params.orderId, request.body);
+      if (outcome.status === "needs_country")
+        return { status: outcome.status, countries: outcome.countries, total, vat };
+      if (outcome.status !== "declined") return { status: outcome.status, total, vat };
+      // Stripe's own texts are English; the buyer reads ours, in their language.
+      const message =
+        outcome.code === "payment_intent_authentication_failure"
+          ? request.t("Your bank did not confirm the payment. Try again or use another card.")
+          : request.t("Your card was declined. Try another card or contact your bank.");
+      return { status: outcome.status, message, total, vat };
     },
   );
 

@@ -19,7 +19,7 @@ import { orderAccessToken } from "./order-access.ts";
 import {
   failPendingOrders,
   linkForCheckout,
-  lockPendingOrder,
+  lockUnpaidOrder,
   orderStatus,
   orderWithLink,
   setOrderVat,
@@ -109,7 +109,7 @@ export async function createCheckout(
 }
 
 /** The order behind a checkout secret, or "not found" (the same answer for a wrong secret). */
-async function orderBySecret(db: Db, orderId: string, secret: string) {
+export async function orderBySecret(db: Db, orderId: string, secret: string) {
   const row = await orderWithLink(db, orderId);
   const given = Buffer.from(hashToken(secret));
   const expected = Buffer.from(row?.checkoutSecretHash ?? "");
@@ -196,7 +196,7 @@ export async function applyCardCountry(
   confirmed: string | null,
 ): Promise<{ needs: { billing: string; card: string } } | { amountMinor: number } | null> {
   return db.transaction(async (tx) => {
-    const order = await lockPendingOrder(tx, orderId);
+    const order = await lockUnpaidOrder(tx, orderId);
     if (!order) return null;
     let decided: ReturnType<typeof cardCountryDecision>;
     try {

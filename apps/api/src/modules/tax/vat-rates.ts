@@ -9,8 +9,11 @@ import type { VatCountry } from "@salelink/contracts/vat-countries";
  * Sources: the European Commission's table "VAT rates applied in the Member States of the European
  * Union" (DG TAXUD) and the national tax authorities' announcements of each change listed (Estonia,
  * Finland, Slovakia, Romania, Luxembourg, Germany, Ireland); HMRC (GB), Skatteetaten (NO), the
- * Swiss Federal Tax Administration (CH) and Skatturinn (IS). Compiled 2026-11-26 from what had been
- * published by mid-2025: a change announced since is not in it yet.
+ * Swiss Federal Tax Administration (CH) and Skatturinn (IS). Compiled from what had been published
+ * by mid-2025, then reviewed on 2026-11-26: the changes since (Belgium, Czechia, Germany, Ireland,
+ * the Netherlands, Slovakia and Finland in 2026) are to reduced rates only, which this table does
+ * not model; no standard rate listed here changed after Estonia's (2025-07-01) and Romania's
+ * (2025-08-01), which are in.
  *
  * The first entry of each country is the rate in force on 2020-01-01 (the table's start: a date
  * before it has no answer). Only changes known for sure are listed after it, temporary ones

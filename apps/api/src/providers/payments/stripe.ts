@@ -7,6 +7,8 @@ import {
   type CreatePaymentInput,
   type PaymentEvent,
   type PaymentProvider,
+  type ServerConfirmation,
+  type ServerConfirmedPayments,
   WebhookSignatureError,
 } from "./types.ts";
 
@@ -75,6 +77,10 @@ export class StripeRequestError extends Error {
 export class StripePaymentProvider implements PaymentProvider {
   readonly kind = "stripe" as const;
   readonly publishableKey: string;
+  readonly serverConfirmation: ServerConfirmedPayments = {
+    readConfirmation: (token) => this.#readConfirmation(token),
+    confirmPayment: (input) => this.#confirmPayment(input),
+  };
   readonly #client: Stripe;
   readonly #secretKey: string;
   readonly #webhookSecret: string;
@@ -125,6 +131,49 @@ export class StripePaymentProvider implements PaymentProvider {
         { idempotencyKey: input.idempotencyKey },
       ),
     );
+  }
+
+  /** A ConfirmationToken made by Stripe.js from the Payment Element (finalize payments on the server). */
+  async #readConfirmation(token: string): Promise<{ cardCountry: string | null }> {
+    const confirmation = await this.#call(() => this.#client.confirmationTokens.retrieve(token));
+    const preview = confirmation.payment_method_preview;
+    // A card's issuing country; a SEPA debit's bank country is the same kind of evidence.
+    const country = preview?.card?.country ?? preview?.sepa_debit?.country ?? null;
+    return { cardCountry: country ? country.toUpperCase() : null };
+  }
+
+  async #confirmPayment(input: {
+    paymentId: string;
+    token: string;
+    amountMinor: number;
+    idempotencyKey: string;
+  }): Promise<ServerConfirmation> {
+    // Always set: a retry after a failure between the two calls must not charge a stale amount. The
+    // key names the amount, so the same attempt replays and a changed amount is a new update.
+    await this.#call(() =>
+      this.#client.paymentIntents.update(
+        input.paymentId,
+        { amount: input.amountMinor },
+        { idempotencyKey: `${input.idempotencyKey}:amount:${input.amountMinor}` },
+      ),
+    );
+    let intent: Stripe.PaymentIntent;
+    try {
+      intent = await this.#client.paymentIntents.confirm(
+        input.paymentId,
+        { confirmation_token: input.token },
+        { idempotencyKey: input.idempotencyKey },
+      );
+    } catch (error) {
+      // A refused card is an answer for the buyer, not a failure of ours.
+      if (error instanceof Stripe.errors.StripeCardError)
+        return { status: "declined", code: error.code ?? null };
+      throw toRequestError(error, this.#secretKey);
+    }
+    if (intent.status === "succeeded") return { status: "succeeded" };
+    if (intent.status === "processing") return { status: "processing" };
+    if (intent.status === "requires_action") return { status: "requires_action" };
+    return { status: "declined", code: intent.last_payment_error?.code ?? null };
   }
 
   async #call<T>(request: () => Promise<T>): Promise<T> {

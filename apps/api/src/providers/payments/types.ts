@@ -44,10 +44,36 @@ export interface PaymentEvent {
 
 export class WebhookSignatureError extends Error {}
 
+/** What a server-side confirmation came to (decision 040). */
+export type ServerConfirmation =
+  | { status: "succeeded" | "processing" | "requires_action" }
+  /** The card was refused; `code` is the provider's (card_declined, expired_card…). */
+  | { status: "declined"; code: string | null };
+
+/**
+ * A provider whose payments the API confirms itself (Stripe): the browser sends the payment details
+ * as a token, the API reads the card's issuing country from it before anything is charged (the
+ * second piece of VAT evidence, issue 22), then confirms with that token, so the card charged is the
+ * card whose country was read.
+ */
+export interface ServerConfirmedPayments {
+  /** The card's issuing country in the token, or null when the method has none (a wallet, a bank). */
+  readConfirmation(token: string): Promise<{ cardCountry: string | null }>;
+  /** Sets the amount (VAT may have changed it), then confirms the payment with the token. */
+  confirmPayment(input: {
+    paymentId: string;
+    token: string;
+    amountMinor: number;
+    idempotencyKey: string;
+  }): Promise<ServerConfirmation>;
+}
+
 export interface PaymentProvider {
   readonly kind: PaymentProviderKind;
   /** Stripe.js's publishable key (Stripe only). */
   readonly publishableKey?: string;
+  /** Present when the API confirms payments itself (Stripe); the sandbox has its own card form. */
+  readonly serverConfirmation?: ServerConfirmedPayments;
   createPayment(input: CreatePaymentInput): Promise<CreatedPayment>;
   /**
    * Verifies a webhook delivery from its raw bytes and headers (signature, timestamp within the
