@@ -99,6 +99,8 @@ test.describe("creator links", () => {
     await expect(item).toContainText("Active");
     await expect(item).toContainText("No sales");
     await expect(item).toContainText("document.pdf");
+    // Issue 22: the VAT choice, in the price by default.
+    await expect(item.getByText("VAT included", { exact: true })).toBeVisible();
 
     // Edit: the same dialog, prefilled, the attached files shown.
     await item.getByRole("button", { name: "Edit" }).click();
@@ -107,10 +109,13 @@ test.describe("creator links", () => {
     await expect(edit.getByText("document.pdf", { exact: true })).toBeVisible();
     await expect(edit.getByText("Current image")).toBeVisible();
     await edit.getByLabel("Price", { exact: true }).fill("15");
+    await edit.getByLabel("Price includes VAT").uncheck();
     await edit.getByRole("button", { name: "Save" }).click();
     await expect(edit).toBeHidden();
     await expect(toast(page, "success", "Link updated")).toBeVisible();
     await expect(item).toContainText("€15.00");
+    await expect(item.getByText("VAT added at checkout", { exact: true })).toBeVisible();
+    await expect(item.getByText("VAT included", { exact: true })).toHaveCount(0);
 
     // Show link: the buyer URL, copied, and its QR code.
     await item.getByRole("button", { name: "Show link" }).click();

@@ -1,7 +1,7 @@
 "use client";
 
 import type { QuoteResponse } from "@salelink/contracts/catalogue";
-import type { CheckoutResponse } from "@salelink/contracts/checkout";
+import type { CheckoutResponse, CheckoutVat } from "@salelink/contracts/checkout";
 import type { IsoCountryCode } from "@salelink/contracts/iso-countries";
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
@@ -92,6 +92,8 @@ export function CheckoutForm({
   const [errors, setErrors] = useState<StartErrors>({});
   const [starting, setStarting] = useState(false);
   const [session, setSession] = useState<CheckoutResponse | null>(null);
+  /** What the payment charges once the card's country changed the VAT (Stripe), for this session. */
+  const [charged, setCharged] = useState<{ orderId: string; total: number; vat: CheckoutVat } | null>(null);
   const [changing, setChanging] = useState(false);
   const [changeError, setChangeError] = useState<string>();
   /** Set by "Change": the e-mail field takes the focus once the form is back. */
@@ -140,8 +142,9 @@ export function CheckoutForm({
   const countryName = (code: string) => countries.find((c) => c.code === code)?.name ?? code;
   const money = (minor: number) =>
     formatMoney(minor, session?.currency ?? quote?.currency ?? currency, locale);
-  const total = session?.total ?? quote?.total ?? priceMinor;
-  const vat = session ? vatLine(session.vat, t, money, locale) : null;
+  const current = session && charged?.orderId === session.orderId ? charged : session;
+  const total = current?.total ?? quote?.total ?? priceMinor;
+  const vat = current ? vatLine(current.vat, t, money, locale) : null;
 
   async function checkCode(promoCode: string) {
     setErrors((e) => ({ ...e, promoCode: undefined }));
@@ -470,7 +473,12 @@ export function CheckoutForm({
               {session.provider === "sandbox" ? (
                 <SandboxPayment session={session} area={area} creatorName={creatorName} />
               ) : (
-                <StripePayment session={session} area={area} email={email.trim()} />
+                <StripePayment
+                  session={session}
+                  area={area}
+                  email={email.trim()}
+                  onCharged={(next) => setCharged({ orderId: session.orderId, ...next })}
+                />
               )}
             </Suspense>
           )}

@@ -17,11 +17,11 @@ import { Field } from "@/components/ui/field.tsx";
 import { SubmitButton } from "@/components/ui/submit-button.tsx";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
+import { type CountryAnswer, type CountryChoice, CountryQuestion } from "./country-question.tsx";
 import { type BuyerArea, resultPathIn } from "./paths.ts";
 
 type Step = "card" | "confirm" | "country" | "done";
 type Pending = null | "pay" | "approve" | "refuse" | "billing" | "card";
-type Countries = { billing: string; card: string };
 type Errors = { card?: string; expiry?: string; cvc?: string };
 
 const groupCard = (value: string) =>
@@ -70,7 +70,7 @@ export function SandboxPayment({
   const [alert, setAlert] = useState<{ title?: string; text: string } | null>(null);
   const [step, setStep] = useState<Step>("card");
   const [pending, setPending] = useState<Pending>(null);
-  const [countries, setCountries] = useState<Countries | null>(null);
+  const [countries, setCountries] = useState<CountryChoice | null>(null);
   /** The card the question was asked for: the answer re-sends it with the country chosen. */
   const asked = useRef<SandboxConfirmBody | null>(null);
   const cardRef = useRef<HTMLDivElement>(null);
@@ -82,7 +82,7 @@ export function SandboxPayment({
     cardRef.current?.querySelector("input")?.focus();
   }, []);
   useEffect(() => {
-    if (step === "confirm" || step === "country") confirmRef.current?.focus();
+    if (step === "confirm") confirmRef.current?.focus();
   }, [step]);
 
   function fillTestCard(number: string) {
@@ -131,7 +131,7 @@ export function SandboxPayment({
     }
   }
 
-  function answerCountry(which: keyof Countries) {
+  function answerCountry(which: CountryAnswer) {
     if (!asked.current || !countries) return;
     const parsed = sandboxConfirmBodySchema.safeParse({ ...asked.current, country: countries[which] });
     if (!parsed.success) {
@@ -200,34 +200,14 @@ export function SandboxPayment({
   }
 
   if (step === "country" && countries) {
-    const names = {
-      billing: countryName(countries.billing, locale),
-      card: countryName(countries.card, locale),
-    };
     return (
-      <div className="checkout-confirm checkout-country-question">
-        <p className="checkout-sandbox-badge">{t("sandboxBadge")}</p>
-        <h3 ref={confirmRef} tabIndex={-1}>
-          {t("countryQuestionTitle")}
-        </h3>
-        <p>{t("countryQuestion", names)}</p>
-        <p className="muted">{t("countryQuestionHelp")}</p>
-        {alertBox}
-        <div className="actions">
-          {(["billing", "card"] as const).map((which) => (
-            <button
-              key={which}
-              type="button"
-              className={`btn ${which === "billing" ? "btn-primary" : "btn-ghost"}`}
-              onClick={() => answerCountry(which)}
-              disabled={pending !== null}
-              aria-busy={pending === which}
-            >
-              {t("liveIn", { country: names[which] })}
-            </button>
-          ))}
-        </div>
-      </div>
+      <CountryQuestion
+        countries={countries}
+        pending={pending === "billing" || pending === "card" ? pending : null}
+        onAnswer={answerCountry}
+        badge={<p className="checkout-sandbox-badge">{t("sandboxBadge")}</p>}
+        alert={alertBox}
+      />
     );
   }
 

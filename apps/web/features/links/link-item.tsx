@@ -152,6 +152,10 @@ export function LinkItem({
             {t(`status.${link.status}`)}
           </span>
           <span className="muted">{t("sales", { count: link.salesCount })}</span>
+          {/* Issue 22: whether buyers pay the price shown, or the price plus their country's VAT. */}
+          <span className="link-vat muted" data-vat={link.pricesIncludeVat ? "included" : "added"}>
+            {link.pricesIncludeVat ? t("vatIncludedBadge") : t("vatAddedBadge")}
+          </span>
           <span className="muted">{t("refundWindowShown", { days: link.refundWindowDays })}</span>
           {link.stockLimit !== null && (
             <span className="muted">{t("stock", { limit: link.stockLimit })}</span>
