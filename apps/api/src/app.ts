@@ -55,8 +55,11 @@ import { partnerClickRoutes } from "./modules/partners/clicks/routes.ts";
 import { partnerRoutes } from "./modules/partners/routes.ts";
 import { adminPayoutRoutes } from "./modules/payouts/admin/routes.ts";
 import { bankAccountRoutes } from "./modules/payouts/bank-accounts/routes.ts";
-import { registerPayoutJobs } from "./modules/payouts/events.ts";
+import { applyPayoutEvent, registerPayoutJobs } from "./modules/payouts/events.ts";
 import { payoutRoutes } from "./modules/payouts/routes.ts";
+import { registerPayoutScheduleJobs } from "./modules/payouts/schedules/jobs.ts";
+import { payoutScheduleRoutes } from "./modules/payouts/schedules/routes.ts";
+import { scheduleNextPayoutTick } from "./modules/payouts/schedules/service.ts";
 import { purchaseRoutes } from "./modules/purchases/routes.ts";
 import { reportRoutes } from "./modules/reports/routes.ts";
 import { registerUpdateJobs } from "./modules/updates/jobs.ts";
@@ -81,6 +84,7 @@ import { createPaymentProvider, type PaymentProvider } from "./providers/payment
 import { registerSandboxPaymentJobs } from "./providers/payments/sandbox/jobs.ts";
 import { sandboxPaymentRoutes } from "./providers/payments/sandbox/routes.ts";
 import { createPayoutProvider, type PayoutProvider } from "./providers/payouts/index.ts";
+import { registerSandboxPayoutJobs } from "./providers/payouts/sandbox/jobs.ts";
 import { assertPaymentsMatchPayouts, assertProductionProviders } from "./providers/production-guard.ts";
 import { createObjectStorage, type ObjectStorage } from "./providers/storage/index.ts";
 import { createViesProvider, type ViesProvider } from "./providers/vies/index.ts";
@@ -203,8 +207,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // One machine's disk: fine for a demo, not for several instances behind a load balancer.
       { name: "storage", kind: storage.kind, sandbox: storage.kind === "local" },
       { name: "payments", kind: payments.kind },
-      // Not a sandbox: the operator pays each approved payout by bank transfer and records it.
-      { name: "payouts", kind: payouts.kind, sandbox: false },
+      // `manual` is not a sandbox: the operator pays each approved payout by bank transfer.
+      { name: "payouts", kind: payouts.kind, sandbox: payouts.kind === "sandbox" },
       { name: "identity", kind: identity.kind },
       // The sandbox makes its answers up: a reverse charge on its word would be VAT left unpaid.
       { name: "vies", kind: vies.kind },
@@ -223,6 +227,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRevalidateJobs(registry, { config });
   registerUploadJobs(registry, { storage });
   registerPayoutJobs(registry, { config, payouts });
+  if (payouts.kind === "sandbox") {
+    registerSandboxPayoutJobs(registry, { apply: (tx, event) => applyPayoutEvent(tx, payouts, event) });
+  }
+  registerPayoutScheduleJobs(registry, { config, payouts });
   // A sandbox's deliveries exist only where that sandbox is the provider (as do its routes, below).
   if (payments.kind === "sandbox") {
     registerSandboxPaymentJobs(registry, {
@@ -314,6 +322,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await scheduleSalesDigest(db, config).catch((err: unknown) =>
         app.log.warn({ err }, "Could not queue the daily sales digest"),
       );
+      // The payout schedules' chain, the same way (issue 23).
+      await scheduleNextPayoutTick(db, config).catch((err: unknown) =>
+        app.log.warn({ err }, "Could not queue the payout schedules' run"),
+      );
     });
   }
 
@@ -336,6 +348,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const payoutDeps = { db, config, payouts, pokeJobs: authDeps.pokeJobs };
   await app.register(payoutRoutes, payoutDeps);
   await app.register(adminPayoutRoutes, payoutDeps);
+  await app.register(payoutScheduleRoutes, payoutDeps);
   await app.register(adminAccountRoutes, { db, config, publicCache });
   await app.register(auditRoutes, { db });
   await app.register(adminOverviewRoutes, { db });

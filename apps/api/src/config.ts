@@ -1,4 +1,4 @@
-import { bicSchema, businessRulesEnvSchema, ibanSchema } from "@salelink/contracts";
+import { bicSchema, businessRulesEnvSchema, ibanSchema, payoutRiskRules } from "@salelink/contracts";
 import { nonEuVatCountries } from "@salelink/contracts/vat-countries";
 import { z } from "zod";
 import { botCheckEnvSchema } from "./providers/bot-check/env.ts";
@@ -133,6 +133,28 @@ const envSchema = z.object({
   SALE_NOTIFY_COALESCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** The hour (UTC) the daily sales digest goes to creators who chose it. */
   SALES_DIGEST_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(8),
+  /**
+   * How often the payout schedules are looked at (issue 23): each run starts the weekly, monthly
+   * and threshold payouts that are due. 15 minutes by default; the browser tests use 1.
+   */
+  PAYOUT_SCHEDULE_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /**
+   * The risk rules that hold a payout for an operator's review (issue 23, decision 041): a comma
+   * list of `payoutRiskRules`, all of them by default; "none" lets every payout go straight on.
+   */
+  PAYOUT_REVIEW_RULES: z
+    .string()
+    .default(payoutRiskRules.join(","))
+    .transform((s) => (s.trim() === "none" ? [] : s.split(",").map((r) => r.trim())))
+    .pipe(z.array(z.enum(payoutRiskRules))),
+  /** above_threshold: a payout above this many minor units of its currency (default 1,000.00). */
+  PAYOUT_REVIEW_ABOVE_MINOR: z.coerce.number().int().min(0).default(100_000),
+  /** young_account: an account created less than this many days before the payout. */
+  PAYOUT_REVIEW_ACCOUNT_AGE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+  /** recent_refunds / recent_reports: a refund of, or a report on, the creator's sales in these days. */
+  PAYOUT_REVIEW_RECENT_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+  /** bank_account_changed: the payout's bank account was added less than this many days before it. */
+  PAYOUT_REVIEW_BANK_CHANGE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   SEED_DEMO: bool(true),
   /** Per client address and window: sign-in, sign-up, password and e-mail sending routes. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),

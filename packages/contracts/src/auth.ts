@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { europeanCountrySchema } from "./countries.ts";
+import { payoutCountrySchema } from "./countries.ts";
 import { localeSchema } from "./locale-schema.ts";
 import { RETURN_PATH_MAX, sameOriginPath } from "./return-path.ts";
 
@@ -117,7 +117,8 @@ const addressSchema = z.object({
   line2: z.string().trim().max(200).optional(),
   city: z.string().trim().min(1).max(100),
   postalCode: z.string().trim().min(2).max(16),
-  country: europeanCountrySchema,
+  /** Where the creator can be paid (issue 23): the 30 countries, Switzerland, the UK and the US. */
+  country: payoutCountrySchema,
 });
 
 /** POST /profile/onboarding: the two variants of spec section 2. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
-export const currencies = ["EUR", "USD", "GBP"] as const;
+/** Links sell in these; since issue 23 also Swiss francs, so that a Swiss account is paid in its own. */
+export const currencies = ["EUR", "USD", "GBP", "CHF"] as const;
 export const currencySchema = z.enum(currencies);
 export type Currency = z.infer<typeof currencySchema>;
 

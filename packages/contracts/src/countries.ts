@@ -35,3 +35,11 @@ export const europeanCountries = [
 ] as const;
 export const europeanCountrySchema = z.enum(europeanCountries);
 export type EuropeanCountry = z.infer<typeof europeanCountrySchema>;
+
+/**
+ * Where payouts can go (issue 23): the 30 countries' IBANs, Switzerland's IBANs (CHF or EUR), and
+ * British and American bank accounts. Onboarding accepts these.
+ */
+export const payoutCountries = [...europeanCountries, "CH", "GB", "US"] as const;
+export const payoutCountrySchema = z.enum(payoutCountries);
+export type PayoutCountry = z.infer<typeof payoutCountrySchema>;

@@ -1,14 +1,17 @@
 import { z } from "zod";
-import { currencySchema } from "./business-rules.ts";
+import { type Currency, currencySchema } from "./business-rules.ts";
 import { type EuropeanCountry, europeanCountries } from "./countries.ts";
 
 /*
  * Bank accounts for payouts (spec: "create IBAN section", "bank delete account"): IBANs of the 30
- * European countries of spec section 9, checked for their country's length and their checksum.
+ * European countries of spec section 9, checked for their country's length and their checksum; since
+ * issue 23 also Swiss IBANs (CHF or EUR), British accounts (sort code, account number, GBP) and
+ * American ones (routing number, account number, checking or savings, USD).
  */
 
-/** ISO 13616 lengths of the 30 countries' IBANs. */
-export const ibanLengths: Record<EuropeanCountry, number> = {
+/** ISO 13616 lengths of the 30 countries' IBANs, and Switzerland's. */
+export const ibanLengths: Record<EuropeanCountry | "CH", number> = {
+  CH: 21,
   AT: 20,
   BE: 16,
   BG: 22,
@@ -52,8 +55,8 @@ export function ibanChecksumValid(iban: string): boolean {
   return remainder === 1;
 }
 
-const isEuropean = (code: string): code is EuropeanCountry =>
-  (europeanCountries as readonly string[]).includes(code);
+const isIbanCountry = (code: string): code is EuropeanCountry | "CH" =>
+  code === "CH" || (europeanCountries as readonly string[]).includes(code);
 
 /** Spaces and case do not matter as typed; stored and compared in the electronic form. */
 export const ibanSchema = z
@@ -63,8 +66,11 @@ export const ibanSchema = z
     const country = iban.slice(0, 2);
     if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(iban)) {
       ctx.addIssue({ code: "custom", message: "Enter an IBAN: two letters, two digits, then the account." });
-    } else if (!isEuropean(country)) {
-      ctx.addIssue({ code: "custom", message: "Payouts go to banks in the 30 European countries we serve." });
+    } else if (!isIbanCountry(country)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "Payouts go to IBANs in the 30 European countries we serve and Switzerland.",
+      });
     } else if (iban.length !== ibanLengths[country]) {
       ctx.addIssue({ code: "custom", message: "This IBAN does not have the length of its country's." });
     } else if (!ibanChecksumValid(iban)) {
@@ -77,22 +83,86 @@ export const bicSchema = z
   .transform((s) => s.replace(/\s/g, "").toUpperCase())
   .pipe(z.string().regex(/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, "A BIC has 8 or 11 letters and digits."));
 
-/** POST /profile/bank-accounts */
-export const createBankAccountBodySchema = z.object({
-  holderName: z.string().trim().min(2).max(140),
-  iban: ibanSchema,
-  bic: bicSchema.optional(),
+export const bankAccountKinds = ["iban", "gb", "us"] as const;
+export const bankAccountKindSchema = z.enum(bankAccountKinds);
+export type BankAccountKind = z.infer<typeof bankAccountKindSchema>;
+export const usAccountTypes = ["checking", "savings"] as const;
+export const usAccountTypeSchema = z.enum(usAccountTypes);
+
+/** The ABA routing number's check digit: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 mod 10. */
+export function routingNumberValid(routing: string): boolean {
+  if (!/^\d{9}$/.test(routing)) return false;
+  const d = [...routing].map(Number);
+  const [a = 0, b = 0, c = 0, e = 0, f = 0, g = 0, h = 0, i = 0, j = 0] = d;
+  return (3 * (a + e + h) + 7 * (b + f + i) + (c + g + j)) % 10 === 0;
+}
+
+const digitsOnly = z.string().transform((s) => s.replace(/[\s-]/g, ""));
+const holderNameSchema = z.string().trim().min(2).max(140);
+
+const ibanAccountBody = z
+  .object({
+    kind: z.literal("iban"),
+    holderName: holderNameSchema,
+    iban: ibanSchema,
+    bic: bicSchema.optional(),
+    /** Euros, or Swiss francs for a Swiss IBAN. */
+    currency: z.enum(["EUR", "CHF"]).default("EUR"),
+  })
+  .superRefine((body, ctx) => {
+    if (body.currency === "CHF" && !body.iban.startsWith("CH"))
+      ctx.addIssue({
+        code: "custom",
+        path: ["currency"],
+        message: "Only a Swiss account is paid in francs.",
+      });
+  });
+const gbAccountBody = z.object({
+  kind: z.literal("gb"),
+  holderName: holderNameSchema,
+  sortCode: digitsOnly.pipe(z.string().regex(/^\d{6}$/, "A sort code has 6 digits.")),
+  accountNumber: digitsOnly.pipe(z.string().regex(/^\d{8}$/, "A UK account number has 8 digits.")),
 });
+const usAccountBody = z.object({
+  kind: z.literal("us"),
+  holderName: holderNameSchema,
+  routingNumber: digitsOnly
+    .pipe(z.string().regex(/^\d{9}$/, "A routing number has 9 digits."))
+    // Only on nine digits: a short or long number has its own message, not this one too.
+    .refine(
+      (routing) => !/^\d{9}$/.test(routing) || routingNumberValid(routing),
+      "This routing number's check digit does not match: check for a typo.",
+    ),
+  accountNumber: digitsOnly.pipe(z.string().regex(/^\d{4,17}$/, "A US account number has 4 to 17 digits.")),
+  accountType: usAccountTypeSchema,
+});
+
+/**
+ * POST /profile/bank-accounts. A body without `kind` is an IBAN account, as before issue 23. Each
+ * account is paid in one currency: an IBAN in EUR (or CHF when Swiss), GB in GBP, US in USD.
+ */
+export const createBankAccountBodySchema = z.preprocess(
+  (value) =>
+    value !== null && typeof value === "object" && !("kind" in value) ? { ...value, kind: "iban" } : value,
+  z.discriminatedUnion("kind", [ibanAccountBody, gbAccountBody, usAccountBody]),
+);
 export type CreateBankAccountBody = z.infer<typeof createBankAccountBodySchema>;
+
+/** The currency each kind of account is paid in (an IBAN: the body's). */
+export const bankAccountCurrency = (body: CreateBankAccountBody): Currency =>
+  body.kind === "iban" ? body.currency : body.kind === "gb" ? "GBP" : "USD";
 
 /** A bank account as its owner sees it: never the whole IBAN once saved. */
 export const bankAccountSchema = z.object({
   id: z.uuid(),
   holderName: z.string(),
-  /** "FR76 •••• 1234" */
+  /** "FR76 •••• 1234"; for a GB or US account, its bank code and last four ("20-00-00 •••• 5678"). */
   ibanMasked: z.string(),
   country: z.string().length(2),
   bic: z.string().nullable(),
+  kind: bankAccountKindSchema,
+  currency: currencySchema,
+  accountType: usAccountTypeSchema.nullable(),
   createdAt: z.iso.datetime(),
 });
 export type BankAccount = z.infer<typeof bankAccountSchema>;
@@ -108,10 +178,97 @@ export const payoutStatuses = ["requested", "processing", "paid", "failed"] as c
 export const payoutStatusSchema = z.enum(payoutStatuses);
 export type PayoutStatus = z.infer<typeof payoutStatusSchema>;
 
-/** Who moves the money: Stripe Connect, or our team by bank transfer (the default, labelled on screen). */
-export const payoutProviderKinds = ["manual", "stripe"] as const;
+/**
+ * Who moves the money: Stripe Connect, our team by bank transfer, or the sandbox's simulated bank
+ * (the default of a development run, labelled on screen; decision 041).
+ */
+export const payoutProviderKinds = ["manual", "stripe", "sandbox"] as const;
 export const payoutProviderKindSchema = z.enum(payoutProviderKinds);
 export type PayoutProviderKind = z.infer<typeof payoutProviderKindSchema>;
+
+/** Asked by the creator, or started by their schedule (issue 23). */
+export const payoutOrigins = ["request", "schedule"] as const;
+export const payoutOriginSchema = z.enum(payoutOrigins);
+export type PayoutOrigin = z.infer<typeof payoutOriginSchema>;
+
+/**
+ * The risk rules that hold a payout for an operator's review (issue 23; thresholds are settings):
+ * the account's first payout, an amount above a threshold, an account younger than some days,
+ * refunds or reports on its sales lately, a bank account added lately.
+ */
+export const payoutRiskRules = [
+  "first_payout",
+  "above_threshold",
+  "young_account",
+  "recent_refunds",
+  "recent_reports",
+  "bank_account_changed",
+] as const;
+export const payoutRiskRuleSchema = z.enum(payoutRiskRules);
+export type PayoutRiskRule = z.infer<typeof payoutRiskRuleSchema>;
+
+/** A payout's timeline, step by step (issue 23). */
+export const payoutStepKinds = [
+  "requested",
+  "scheduled",
+  "held",
+  "approved",
+  "sent",
+  "paid",
+  "failed",
+] as const;
+export const payoutStepKindSchema = z.enum(payoutStepKinds);
+export const payoutStepDetailSchema = z.object({
+  /** held: the rules that held it. */
+  rules: z.array(payoutRiskRuleSchema).optional(),
+  /** approved: by the risk rules (nothing held it) or by an operator. */
+  by: z.enum(["rules", "admin"]).optional(),
+  /** failed: the provider's or the operator's reason; held/approved: the operator's note. */
+  reason: z.string().optional(),
+  /** sent / paid: what the bank statement shows. */
+  bankReference: z.string().optional(),
+  /** scheduled: the schedule's period. */
+  period: z.string().optional(),
+});
+export type PayoutStepDetail = z.infer<typeof payoutStepDetailSchema>;
+export const payoutStepSchema = z.object({
+  step: payoutStepKindSchema,
+  at: z.iso.datetime(),
+  detail: payoutStepDetailSchema,
+});
+export type PayoutStep = z.infer<typeof payoutStepSchema>;
+
+/** A creator's payout schedule; "manual" is on request, the default (issue 23). */
+export const payoutScheduleKinds = ["weekly", "monthly", "threshold"] as const;
+export const payoutScheduleBodySchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("manual") }),
+  /** ISO weekday: 1 is Monday. */
+  z.object({ kind: z.literal("weekly"), weekday: z.number().int().min(1).max(7) }),
+  /** Up to the 28th, so that every month has the day. */
+  z.object({ kind: z.literal("monthly"), dayOfMonth: z.number().int().min(1).max(28) }),
+  /** As soon as a currency's available balance reaches this (minor units; at least the minimum). */
+  z.object({ kind: z.literal("threshold"), thresholdMinor: z.number().int().positive() }),
+]);
+export type PayoutScheduleBody = z.infer<typeof payoutScheduleBodySchema>;
+
+/** What keeps a schedule from paying, told to the creator instead of failing silently. */
+export const payoutScheduleBlockers = ["onboarding", "identity", "suspended", "bank_account"] as const;
+export const payoutScheduleBlockerSchema = z.object({
+  code: z.enum(payoutScheduleBlockers),
+  /** bank_account: the currency with a balance and no account that takes it. */
+  currency: currencySchema.optional(),
+});
+
+/** GET and PUT /profile/payout/schedule */
+export const payoutScheduleSchema = z.object({
+  schedule: payoutScheduleBodySchema,
+  /** When the schedule next looks at the balances (null on request). */
+  nextRunAt: z.iso.datetime().nullable(),
+  /** What kept its last due run from paying; empty when nothing did. */
+  blocked: z.array(payoutScheduleBlockerSchema),
+  blockedAt: z.iso.datetime().nullable(),
+});
+export type PayoutSchedule = z.infer<typeof payoutScheduleSchema>;
 
 /** POST /profile/payout */
 export const payoutRequestBodySchema = z.object({
@@ -130,12 +287,21 @@ export const payoutSchema = z.object({
   /** The account as it was when the payout was requested (it may have been deleted since). */
   bankAccount: z.object({ id: z.uuid().nullable(), holderName: z.string(), ibanMasked: z.string() }),
   failureReason: z.string().nullable(),
+  origin: payoutOriginSchema,
+  /** The rules that held it for review; empty when it went straight to the provider. */
+  heldRules: z.array(payoutRiskRuleSchema),
+  /** What the bank statement shows, once sent. */
+  bankReference: z.string().nullable(),
   requestedAt: z.iso.datetime(),
   processingAt: z.iso.datetime().nullable(),
   paidAt: z.iso.datetime().nullable(),
   failedAt: z.iso.datetime().nullable(),
 });
 export type Payout = z.infer<typeof payoutSchema>;
+
+/** GET /profile/payouts/:id: one payout with its timeline. */
+export const payoutDetailSchema = payoutSchema.extend({ steps: z.array(payoutStepSchema) });
+export type PayoutDetail = z.infer<typeof payoutDetailSchema>;
 
 /** GET /profile/transfers?cursor=&limit= (newest first; the cursor is the last item's id). */
 export const transferListQuerySchema = z.object({
@@ -166,7 +332,24 @@ export const payoutEligibilitySchema = z.object({
   available: z.array(z.object({ currency: currencySchema, amount: z.number().int() })),
   blockers: z.array(payoutBlockerSchema),
   openPayout: payoutSchema.nullable(),
+  /**
+   * Each currency on its own (issue 23): its balance, its open payout, and what keeps it from a
+   * withdrawal (no account that takes it, a payout of it open, below the minimum).
+   */
+  perCurrency: z.array(
+    z.object({
+      currency: currencySchema,
+      available: z.number().int(),
+      blockers: z.array(payoutBlockerSchema),
+      openPayout: payoutSchema.nullable(),
+    }),
+  ),
   provider: payoutProviderKindSchema,
+  /**
+   * The account's suspension by an admin (issue 23): since when, and the admin's reason as they
+   * wrote it; its payouts and its links' sales are paused until it is reinstated. Null when none.
+   */
+  suspension: z.object({ reason: z.string(), since: z.iso.datetime() }).nullable().default(null),
 });
 export type PayoutEligibility = z.infer<typeof payoutEligibilitySchema>;
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { currencySchema } from "./business-rules.ts";
 import { orderStatusSchema } from "./checkout.ts";
+import { payoutStatusSchema } from "./payouts.ts";
 
 /*
  * Refunds by the creator (issue 21): full or partial, within the link's refund window, with a
@@ -66,5 +67,23 @@ export const saleViewSchema = z.object({
   /** The end of the link's refund window for this sale; null when the sale was never paid. */
   refundableUntil: z.iso.datetime().nullable(),
   refunds: z.array(refundViewSchema),
+  /** The VAT in the total (issue 22): not the creator's money, set apart before the fee. */
+  vatMinor: z.number().int(),
+  vatRateBps: z.number().int().nullable(),
+  vatCountry: z.string().nullable(),
+  /**
+   * The payout that carried this sale's net to the bank (issue 23): payouts take the available
+   * balance first in, first out, so it is the first payout in the sale's currency whose running
+   * total reaches the sale's place in the running total of what became available. Null while the
+   * sale is held or its money still waits in the balance.
+   */
+  payout: z
+    .object({
+      id: z.uuid(),
+      status: payoutStatusSchema,
+      requestedAt: z.iso.datetime(),
+      paidAt: z.iso.datetime().nullable(),
+    })
+    .nullable(),
 });
 export type SaleView = z.infer<typeof saleViewSchema>;

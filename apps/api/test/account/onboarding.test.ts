@@ -1,4 +1,4 @@
-import { europeanCountries } from "@salelink/contracts";
+import { europeanCountries, payoutCountries } from "@salelink/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onboardingProfiles } from "../../src/db/schema/index.ts";
@@ -116,20 +116,33 @@ describe("POST /profile/onboarding", () => {
     expect(row).toMatchObject({ firstName: null, lastName: null, dateOfBirth: null });
   });
 
-  it("accepts every one of the 30 European countries", async () => {
+  it("accepts every one of the 30 European countries, Switzerland, the UK and the US", async () => {
     expect(europeanCountries).toHaveLength(30);
+    expect(payoutCountries).toEqual([...europeanCountries, "CH", "GB", "US"]);
     const { cookie } = await freshAccount();
-    for (const country of europeanCountries) {
+    for (const country of payoutCountries) {
       const res = await submit(cookie, { ...individual, address: { ...address, country } });
+      expect(res.statusCode, country).toBe(200);
+    }
+    // A professional in the countries added by issue 23, with their VAT (or tax) number.
+    for (const [country, vatNumber] of [
+      ["CH", "CHE123456789"],
+      ["GB", "GB123456789"],
+    ] as const) {
+      const res = await submit(cookie, { ...professional, vatNumber, address: { ...address, country } });
       expect(res.statusCode, country).toBe(200);
     }
   });
 
   const refusals: [string, Record<string, unknown>, string][] = [
-    ["a non-European country", { ...individual, address: { ...address, country: "US" } }, "address.country"],
     [
-      "a professional outside Europe",
-      { ...professional, address: { ...address, country: "CH" } },
+      "a country payouts cannot reach",
+      { ...individual, address: { ...address, country: "CA" } },
+      "address.country",
+    ],
+    [
+      "a professional where payouts cannot go",
+      { ...professional, address: { ...address, country: "JP" } },
       "address.country",
     ],
     ["a 17-year-old", { ...individual, dateOfBirth: birthDate(17) }, "dateOfBirth"],

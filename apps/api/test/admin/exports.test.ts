@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
   type BankAccount,
   type Currency,
@@ -11,8 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminAuditLog, payouts } from "../../src/db/schema/index.ts";
 import { csvField } from "../../src/lib/csv.ts";
 import { decimalAmount, xmlText } from "../../src/modules/admin/exports/pain001.ts";
-import { post } from "../../src/modules/wallet/ledger.ts";
-import { holdReleased, orderPaid, splitSale } from "../../src/modules/wallet/postings.ts";
 import {
   accountWithSession,
   directSessionCookie,
@@ -21,6 +18,7 @@ import {
   insertApprovedIdentity,
 } from "../support/accounts.ts";
 import { dbKind, type TestContext, testApp } from "../support/app.ts";
+import { creditReleasedSale } from "../support/ledger.ts";
 
 let ctx: TestContext;
 let admin: { id: string; cookie: string };
@@ -31,28 +29,16 @@ type Method = "GET" | "POST";
 const call = (method: Method, url: string, cookie?: string, payload?: object) =>
   ctx.app.inject({ method, url, headers: cookie ? { cookie } : {}, ...(payload ? { payload } : {}) });
 
-/** A released sale's net in `currency`: what the creator can withdraw. */
-async function credit(userId: string, grossMinor: number, currency: Currency) {
-  const facts = {
-    orderId: randomUUID(),
-    creatorId: userId,
-    referrerId: null,
-    partnerId: null,
-    currency,
-    split: splitSale(grossMinor, 0, null),
-    availableAt: new Date(Date.now() - 1000),
-  };
-  await ctx.database.db.transaction(async (tx) => {
-    await post(tx, orderPaid(facts));
-    await post(tx, holdReleased(facts));
-  });
-}
+const credit = (userId: string, grossMinor: number, currency: Currency) =>
+  creditReleasedSale(ctx.database.db, userId, grossMinor, currency);
 
 /** A creator's payout of `amount`, requested and approved by the admin: processing. */
 async function processingPayout(params: {
   holderName: string;
   iban: string;
   bic?: string;
+  /** Another kind of account than an IBAN (issue 23): the body as posted, instead of the IBAN's. */
+  account?: object;
   amount: number;
   currency?: Currency;
   approve?: boolean;
@@ -65,6 +51,7 @@ async function processingPayout(params: {
     holderName: params.holderName,
     iban: params.iban,
     ...(params.bic ? { bic: params.bic } : {}),
+    ...params.account,
   });
   expect(bank.statusCode, bank.body).toBe(201);
   await credit(account.id, params.amount, currency);
@@ -183,6 +170,8 @@ describe(`the payouts bank export (${dbKind})`, () => {
     const gbp = await processingPayout({
       holderName: "Charles Babbage",
       iban: "BE68539007547034",
+      // Pounds go to a UK account (issue 23).
+      account: { kind: "gb", iban: undefined, sortCode: "200000", accountNumber: "55667788" },
       amount: 5000,
       currency: "GBP",
     });
@@ -202,13 +191,16 @@ describe(`the payouts bank export (${dbKind})`, () => {
     );
     expect(csv.headers["cache-control"]).toBe("no-store");
     const lines = csv.body.split("\r\n");
-    expect(lines[0]).toBe("id,holder,iban,bic,amount,currency,reference,requested_at");
+    expect(lines[0]).toBe(
+      "id,holder,iban,bic,amount,currency,reference,requested_at,kind,country,sort_code,routing_number,account_number,account_type",
+    );
     const row = (id: string) => lines.find((l) => l.startsWith(id)) ?? "";
     expect(row(a.id)).toContain(
       `${a.id},Ada & <Lovelace>,DE89370400440532013000,COBADEFFXXX,12.34,EUR,Salelink SAS payout ${a.id},`,
     );
     expect(row(b.id)).toContain(`${b.id},"'=HYPERLINK(""x"")",FR1420041010050500013M02606,,1000.01,EUR,`);
-    expect(row(gbp.id)).toContain(",BE68539007547034,,50.00,GBP,");
+    expect(row(gbp.id)).toContain(",,,50.00,GBP,");
+    expect(row(gbp.id)).toContain(",gb,GB,200000,,55667788,");
     expect(csv.body).not.toContain(requested.id);
 
     // pain.001: the euro ones only; the GBP one is counted as left out.
@@ -284,7 +276,7 @@ describe(`the payouts bank export (${dbKind})`, () => {
     // No BIC known: no creditor agent (SEPA routes by IBAN).
     expect(second?.children.map((c) => c.name)).toEqual(["PmtId", "Amt", "Cdtr", "CdtrAcct", "RmtInf"]);
     expect(textAt(second, "Amt", "InstdAmt")).toBe("1000.01");
-    expect(res.body).not.toContain("BE68539007547034");
+    expect(res.body).not.toContain("55667788");
 
     // Full IBANs leave only through these files: the payout queue shows them masked.
     const queue = await call("GET", "/admin/payouts", admin.cookie);
@@ -326,7 +318,9 @@ describe(`the payouts bank export (${dbKind})`, () => {
       expect(errorOf(sepa).message).toContain("PLATFORM_IBAN");
       const csv = await bare.app.inject({ url: "/admin/payouts/export", headers: { cookie } });
       expect(csv.statusCode).toBe(200);
-      expect(csv.body).toBe("id,holder,iban,bic,amount,currency,reference,requested_at\r\n");
+      expect(csv.body).toBe(
+        "id,holder,iban,bic,amount,currency,reference,requested_at,kind,country,sort_code,routing_number,account_number,account_type\r\n",
+      );
       // The refused export wrote nothing to the audit log; the CSV one did.
       const entries = await bare.database.db.select().from(adminAuditLog);
       expect(entries.map((e) => e.details.format)).toEqual(["csv"]);

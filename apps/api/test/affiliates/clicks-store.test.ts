@@ -66,10 +66,15 @@ function storeContract(name: string, make: () => ClickStore | Promise<ClickStore
       await clicks(10);
       await clicks(3, true);
       table.failNext = true;
-      const failing = store.flush(table.write);
+      // Its failure is caught at once: under load it may come before the clicks below are counted,
+      // and a rejection nobody handles yet is reported as unhandled (it was, once, on a loaded run).
+      const failing = store.flush(table.write).then(
+        () => null,
+        (error: unknown) => error,
+      );
       // Counted while the failing write is in flight: kept, and not mixed up with the failed batch.
       await clicks(5);
-      await expect(failing).rejects.toThrow("database down");
+      expect(await failing).toEqual(new Error("database down"));
       expect(table.get(campaign)).toBe(0);
 
       // Two flushes at once (two timers, or two instances on Redis), with clicks in between.

@@ -141,6 +141,8 @@ export class ApiProcess {
         APP_SECRET: CHILD_APP_SECRET,
         // The shop releases holds through /dev/holds/release (from 127.0.0.1).
         DEV_ROUTES: "true",
+        // The operators approve each payout and mark it paid or failed (the shop's fourth part).
+        PAYOUT_PROVIDER: "manual",
         SEED_DEMO: "false",
         LOG_LEVEL: "warn",
         JOBS_ENABLED: "true",

@@ -62,7 +62,7 @@ function declaredKinds(): string[] {
 }
 
 /** The sandboxes' deliveries: their handlers exist only where that sandbox is the provider. */
-const sandboxKinds = ["identity.sandbox-deliver", "payments.sandbox-deliver"];
+const sandboxKinds = ["identity.sandbox-deliver", "payments.sandbox-deliver", "payouts.sandbox-outcome"];
 
 const sandboxRoutes = [
   { method: "POST", url: "/sandbox/payments/:paymentId/confirm" },
@@ -76,7 +76,8 @@ describe("job handlers, registered in one place", () => {
     const declared = declaredKinds();
     expect(declared.length).toBeGreaterThanOrEqual(9);
     expect(declared).toEqual(expect.arrayContaining(sandboxKinds));
-    const ctx = await testApp();
+    // The suites' payouts are the operator's (test/support/app.ts); the sandbox's bank is the default.
+    const ctx = await testApp({ PAYOUT_PROVIDER: "sandbox" });
     try {
       expect(ctx.app.services.jobs.registry.kinds().sort()).toEqual(declared);
       for (const route of sandboxRoutes) expect(ctx.app.hasRoute(route), route.url).toBe(true);
@@ -85,7 +86,7 @@ describe("job handlers, registered in one place", () => {
     }
   });
 
-  it("with Stripe and Veriff: every kind but the sandboxes' deliveries, and no sandbox routes", async () => {
+  it("with Stripe, Veriff and manual payouts: every kind but the sandboxes', and no sandbox routes", async () => {
     const ctx = await testApp({
       PAYMENT_PROVIDER: "stripe",
       STRIPE_SECRET_KEY: "sk_test_wiring",

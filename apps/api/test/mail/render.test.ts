@@ -51,6 +51,14 @@ const params: MailTemplateParams = {
     totals: "€45.00",
     links: [{ title: "Sunset pack", sales: 3, amount: "€45.00" }],
   },
+  "account-suspended": { url, reason: "Chargebacks on several sales" },
+  "account-reinstated": { url, reason: "Documents received" },
+  "payout-held": { url, amount: "€1,500.00", rules: ["first_payout", "bank_account_changed"] },
+  "payout-failed": { url, amount: "€15.00", reason: "Account closed & returned", byOperator: false },
+  "payout-schedule-blocked": {
+    url,
+    blocked: [{ code: "identity" }, { code: "bank_account", currency: "GBP" }],
+  },
 };
 
 /** Every text of a catalogue by its dotted key: "reset-password.expires.one" → "…". */

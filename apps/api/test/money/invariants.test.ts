@@ -8,7 +8,8 @@ import { newWorld, progress, type World } from "./model-world.ts";
 
 /*
  * Money invariants, model-based (issue 9): random sequences of purchases, webhook redeliveries, hold
- * releases, claims, refunds and withdrawals against the real API, every invariant checked after every
+ * releases, claims, refunds, withdrawals and scheduled payouts (issue 23: in EUR, GBP and USD,
+ * each to an account of its currency) against the real API, every invariant checked after every
  * step (money/model-world.ts). Each run starts from fresh accounts in one database. A failure prints
  * its seed and its shrunk sequence; replay it with
  *   MONEY_SEED=123 npx vitest run test/money/invariants.test.ts
@@ -21,6 +22,8 @@ const seed = process.env.MONEY_SEED ? Number(process.env.MONEY_SEED) : Date.now(
 // locks there); PGlite a few runs, so the fast lane (`npm run test:quick`) checks the model too.
 const numRuns = Number(process.env.MONEY_RUNS ?? (dbKind === "postgres" ? 20 : 4));
 const maxCommands = Number(process.env.MONEY_COMMANDS ?? 25);
+/** Payouts above this (minor units) wait for an operator; the others are approved at once (issue 23). */
+const REVIEW_ABOVE = 3000;
 
 let ctx: TestContext;
 let admin: string;
@@ -35,6 +38,10 @@ describe("money invariants (model-based)", () => {
       // The model says a shared IBAN blocks the next partner sale at once; the memory of attributions
       // would say so within its few seconds (decision 035), which sales.test.ts checks apart.
       PARTNER_ATTRIBUTION_CACHE_MS: "0",
+      // Issue 23: one risk rule, the amount, so that payouts go both ways (held, or approved at once);
+      // the run's accounts are all new, which the other rules would hold every time.
+      PAYOUT_REVIEW_RULES: "above_threshold",
+      PAYOUT_REVIEW_ABOVE_MINOR: String(REVIEW_ABOVE),
     });
     admin = (await accountWithSession(ctx.database, { onboarded: true, role: "admin" })).cookie;
   });
@@ -58,6 +65,7 @@ describe("money invariants (model-based)", () => {
               feeBps: rules.platformFeeBps,
               commissionBps: rules.affiliateCommissionBps,
               payoutMinimum: rules.payoutMinimumMinor,
+              reviewAbove: REVIEW_ABOVE,
             },
             referrers,
             programmes,

@@ -11,6 +11,7 @@ import {
   ProviderRefund,
   Redeliver,
   ReleaseHolds,
+  ScheduledRun,
   ShareReferrerIban,
   Withdraw,
 } from "./model-commands.ts";
@@ -24,7 +25,7 @@ const user = fc.integer({ min: 0, max: 3 });
 const index = fc.nat({ max: 40 });
 const times = fc.integer({ min: 1, max: 3 });
 const twice = fc.integer({ min: 1, max: 2 });
-const currency = fc.constantFrom<Currency>("EUR", "EUR", "USD");
+const currency = fc.constantFrom<Currency>("EUR", "EUR", "USD", "GBP");
 
 const buy = fc
   .record({
@@ -70,6 +71,10 @@ const withdraw = fc
     times: twice,
   })
   .map((p) => new Withdraw(p));
+/** A schedule's run at a threshold around the minimum and the usual balances (issue 23). */
+const scheduledRun = fc
+  .record({ user, threshold: fc.constantFrom(1_000, 1_000, 2_500, 5_000), times: twice })
+  .map((p): Cmd => new ScheduledRun(p));
 const payoutOutcome = fc
   .record({
     payout: index,
@@ -102,6 +107,8 @@ export const moneyCommands: fc.Arbitrary<Cmd>[] = [
   withdraw,
   withdraw,
   withdraw,
+  scheduledRun,
+  scheduledRun,
   payoutOutcome,
   payoutOutcome,
   payoutOutcome,

@@ -7,10 +7,11 @@ import {
   sandboxCards,
   sandboxPaymentResultSchema,
 } from "@salelink/contracts";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type fc from "fast-check";
 import { expect } from "vitest";
-import { paymentEvents } from "../../src/db/schema/index.ts";
+import { paymentEvents, payouts } from "../../src/db/schema/index.ts";
+import { runPayoutSchedule } from "../../src/modules/payouts/schedules/service.ts";
 import { sandboxEvent } from "../../src/providers/payments/index.ts";
 import type { ModelOrder, ModelPayout, MoneyModel } from "./model.ts";
 import { runJobs } from "./model-jobs.ts";
@@ -20,6 +21,7 @@ import {
   createLink,
   deliver,
   expectStatus,
+  type RunUser,
   resultOf,
   userOf,
   type World,
@@ -303,7 +305,7 @@ export class Withdraw implements Cmd {
       this.p.user === "richest" ? m.richest() : { user: this.p.user, currency: this.p.currency };
     const user = userOf(w, index);
     const body = {
-      bankAccountId: user.bankId,
+      bankAccountId: user.banks[currency as keyof RunUser["banks"]],
       currency,
       ...(this.p.amount === null ? {} : { amount: this.p.amount }),
     };
@@ -319,18 +321,57 @@ export class Withdraw implements Cmd {
     if (created) {
       const payout = payoutSchema.parse(created.json());
       expect(payout.amount).toBe(outcome.amount);
-      m.requested({
-        id: payout.id,
-        user: index,
-        currency,
-        amount: payout.amount,
-        status: "requested",
-      });
+      const status = m.initialStatus(payout.amount);
+      expect(payout.status, "held or approved by the rules").toBe(status);
+      m.requested({ id: payout.id, user: index, currency, amount: payout.amount, status });
     }
     await checkInvariants(w, m);
   }
   toString = () =>
     `withdraw(${this.p.user === "richest" ? "richest" : `u${this.p.user} ${this.p.currency}`}, ${this.p.amount ?? "all"}${this.p.times > 1 ? `, ×${this.p.times}` : ""})`;
+}
+
+/**
+ * A user's schedule pays at a threshold (issue 23): its run, `times` workers at once, pays each
+ * currency that reached it, the whole balance, once; the same run again pays nothing more.
+ */
+export class ScheduledRun implements Cmd {
+  constructor(readonly p: { user: number; threshold: number; times: number }) {}
+  check = () => true;
+  async run(m: MoneyModel, w: World) {
+    const user = userOf(w, this.p.user);
+    const saved = await call(w.ctx, "PUT", "/profile/payout/schedule", user.cookie, {
+      kind: "threshold",
+      thresholdMinor: this.p.threshold,
+    });
+    expectStatus(saved, 200, "schedule");
+    const expected = m.scheduledPayouts(this.p.user, this.p.threshold);
+    const payload = { userId: user.id, at: new Date().toISOString() };
+    const outcomes = await Promise.all(
+      Array.from({ length: this.p.times }, () =>
+        w.ctx.database.db.transaction((tx) =>
+          runPayoutSchedule(tx, w.ctx.config, w.ctx.app.services.payouts, payload),
+        ),
+      ),
+    );
+    const created = outcomes.flatMap((o) => o.created);
+    const rows = created.length
+      ? await w.ctx.database.db.select().from(payouts).where(inArray(payouts.id, created))
+      : [];
+    expect(
+      rows
+        .map((r) => ({ currency: r.currency, amount: r.amountMinor }))
+        .sort((a, b) => (a.currency < b.currency ? -1 : 1)),
+      "scheduled payouts",
+    ).toEqual(expected);
+    for (const row of rows) {
+      const status = m.initialStatus(row.amountMinor);
+      expect(row.status, "held or approved by the rules").toBe(status);
+      m.requested({ id: row.id, user: this.p.user, currency: row.currency, amount: row.amountMinor, status });
+    }
+    await checkInvariants(w, m);
+  }
+  toString = () => `scheduledRun(u${this.p.user}, threshold ${this.p.threshold}, ×${this.p.times})`;
 }
 
 export class PayoutOutcome implements Cmd {

@@ -8,6 +8,7 @@ import {
   call,
   checkInvariants,
   deliver,
+  type RunUser,
   resultOf,
   userOf,
   type World,
@@ -48,7 +49,7 @@ export class Race implements fc.AsyncCommand<MoneyModel, World> {
     const [refundRes, payoutRes, claimRes] = await Promise.all([
       deliver(w.ctx, event),
       call(w.ctx, "POST", "/profile/payout", userOf(w, payee).cookie, {
-        bankAccountId: userOf(w, payee).bankId,
+        bankAccountId: userOf(w, payee).banks[currency as keyof RunUser["banks"]],
         currency,
         ...(this.p.amount === null ? {} : { amount: this.p.amount }),
       }),
@@ -87,7 +88,14 @@ export class Race implements fc.AsyncCommand<MoneyModel, World> {
           if (outcome.status !== payoutRes.statusCode) return [];
           if (payout) {
             if (payout.amount !== outcome.amount) return [];
-            c.requested({ id: payout.id, user: payee, currency, amount: payout.amount, status: "requested" });
+            if (payout.status !== c.initialStatus(payout.amount)) return [];
+            c.requested({
+              id: payout.id,
+              user: payee,
+              currency,
+              amount: payout.amount,
+              status: payout.status,
+            });
           }
         } else {
           const expected = c.claimable(0);

@@ -38,9 +38,12 @@ export interface RunUser {
   id: string;
   cookie: string;
   profileId: string;
+  /** The euro IBAN. */
   bankId: string;
   /** Each user's own IBAN: a referred user sharing its referrer's is a self-referral. */
   iban: string;
+  /** The account paid in each currency (issue 23): the IBAN for euros, a UK and a US account. */
+  banks: Record<"EUR" | "GBP" | "USD", string>;
 }
 
 export interface World {
@@ -110,12 +113,33 @@ async function runUser(ctx: TestContext, referredByCampaignId: string | null): P
   });
   expectStatus(bank, 201, "bank account");
   const bankAccount: BankAccount = bankAccountSchema.parse(bank.json());
+  const number = () => String(randomBytes(4).readUInt32BE(0) % 100_000_000).padStart(8, "0");
+  const gb = await call(ctx, "POST", "/profile/bank-accounts", cookie, {
+    kind: "gb",
+    holderName: "Ada Lovelace",
+    sortCode: "200000",
+    accountNumber: number(),
+  });
+  expectStatus(gb, 201, "UK bank account");
+  const us = await call(ctx, "POST", "/profile/bank-accounts", cookie, {
+    kind: "us",
+    holderName: "Ada Lovelace",
+    routingNumber: "110000000",
+    accountNumber: `1${number()}`,
+    accountType: "checking",
+  });
+  expectStatus(us, 201, "US bank account");
   return {
     id: row.id,
     cookie,
     profileId: creatorProfileSchema.parse(profile.json()).id,
     bankId: bankAccount.id,
     iban,
+    banks: {
+      EUR: bankAccount.id,
+      GBP: bankAccountSchema.parse(gb.json()).id,
+      USD: bankAccountSchema.parse(us.json()).id,
+    },
   };
 }
 

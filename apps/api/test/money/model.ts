@@ -11,6 +11,8 @@ export interface Rules {
   feeBps: number;
   commissionBps: number;
   payoutMinimum: number;
+  /** A payout above this waits for an operator (the one risk rule of the runs); else approved at once. */
+  reviewAbove: number;
 }
 
 /** `amount × bps / 10000`, rounded half up in integers (decision 012's worked examples). */
@@ -418,18 +420,20 @@ export class MoneyModel {
     return sums;
   }
 
-  openPayout(user: number): ModelPayout | undefined {
+  /** At most one open payout per user and currency (issue 23). */
+  openPayout(user: number, currency: Currency): ModelPayout | undefined {
     return this.payouts.find(
-      (p) => p.user === user && (p.status === "requested" || p.status === "processing"),
+      (p) =>
+        p.user === user && p.currency === currency && (p.status === "requested" || p.status === "processing"),
     );
   }
 
-  /** The user and currency with the most available money, among users without an open payout. */
+  /** The user and currency with the most available money, among those without an open payout. */
   richest(): { user: number; currency: Currency } {
     let best = { user: 0, currency: "EUR" as Currency, available: -1 };
     for (const [user, byCurrency] of this.balances.entries()) {
-      if (this.openPayout(user)) continue;
       for (const [currency, b] of byCurrency) {
+        if (this.openPayout(user, currency)) continue;
         if (b.available > best.available) best = { user, currency, available: b.available };
       }
     }
@@ -442,11 +446,30 @@ export class MoneyModel {
     currency: Currency,
     amount: number | null,
   ): { status: number; amount: number } {
-    if (this.openPayout(user)) return { status: 409, amount: 0 };
+    if (this.openPayout(user, currency)) return { status: 409, amount: 0 };
     const available = this.balance(user, currency).available;
     const wanted = amount ?? available;
     if (wanted < this.rules.payoutMinimum || wanted > available) return { status: 400, amount: 0 };
     return { status: 201, amount: wanted };
+  }
+
+  /** The status a new payout of `amount` starts in: held for an operator, or approved by the rules. */
+  initialStatus(amount: number): "requested" | "processing" {
+    return amount > this.rules.reviewAbove ? "requested" : "processing";
+  }
+
+  /**
+   * What a scheduled run at a threshold pays `user` (issue 23): each currency whose available balance
+   * reaches the minimum and the threshold, with no payout of it open, the whole balance.
+   */
+  scheduledPayouts(user: number, threshold: number): { currency: Currency; amount: number }[] {
+    const floor = Math.max(this.rules.payoutMinimum, threshold);
+    const out: { currency: Currency; amount: number }[] = [];
+    for (const [currency, b] of this.balances[user] ?? []) {
+      if (b.available >= floor && !this.openPayout(user, currency))
+        out.push({ currency, amount: b.available });
+    }
+    return out.sort((a, b) => (a.currency < b.currency ? -1 : 1));
   }
 
   requested(p: ModelPayout) {

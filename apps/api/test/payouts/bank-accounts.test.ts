@@ -78,7 +78,7 @@ describe("bank accounts", () => {
       payload: { holderName: "Ada", iban: "GB29NWBK60161331926819" },
     });
     expect(errorOf(french).errors?.iban?.[0]).toBe(
-      "Les virements vont vers des banques des 30 pays européens que nous servons.",
+      "Les virements vont vers des IBAN des 30 pays européens que nous servons et de Suisse.",
     );
     expect((await call("GET", "/profile/bank-accounts")).statusCode).toBe(401);
   });

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 const valid = [
   "AT611904300234573201",
   "BE68539007547034",
+  "CH9300762011623852957",
   "DE89370400440532013000",
   "ES9121000418450200051332",
   "FR1420041010050500013M02606",
@@ -23,14 +24,15 @@ const messageOf = (input: string) => {
   return parsed.success ? null : parsed.error.issues[0]?.message;
 };
 
-describe("IBANs of the 30 European countries", () => {
+describe("IBANs of the 30 European countries and Switzerland", () => {
   it("accepts valid IBANs, typed with spaces and in lower case", () => {
     for (const iban of valid) expect(messageOf(iban), iban).toBeNull();
     expect(ibanSchema.parse("fr14 2004 1010 0505 0001 3m02 606")).toBe("FR1420041010050500013M02606");
   });
 
-  it("knows a length for each of the 30 countries", () => {
-    expect(Object.keys(ibanLengths)).toHaveLength(30);
+  it("knows a length for each of the 30 countries and Switzerland", () => {
+    expect(Object.keys(ibanLengths)).toHaveLength(31);
+    expect(ibanLengths.CH).toBe(21);
     for (const iban of valid)
       expect(iban.length).toBe(ibanLengths[iban.slice(0, 2) as keyof typeof ibanLengths]);
   });
@@ -45,17 +47,17 @@ describe("IBANs of the 30 European countries", () => {
       "This IBAN's check digits do not match: check for a typo.",
     );
     expect(messageOf("DE8937040044053201300")).toBe("This IBAN does not have the length of its country's.");
+    // British accounts are given by sort code and account number, not IBAN.
     expect(messageOf("GB29NWBK60161331926819")).toBe(
-      "Payouts go to banks in the 30 European countries we serve.",
+      "Payouts go to IBANs in the 30 European countries we serve and Switzerland.",
     );
     expect(messageOf("not an iban")).toBe("Enter an IBAN: two letters, two digits, then the account.");
   });
 
   it("takes an optional BIC of 8 or 11 characters", () => {
     const base = { holderName: "Ada Lovelace", iban: "DE89370400440532013000" };
-    expect(createBankAccountBodySchema.safeParse({ ...base, bic: "cobadeffxxx" }).data?.bic).toBe(
-      "COBADEFFXXX",
-    );
+    const parsed = createBankAccountBodySchema.parse({ ...base, bic: "cobadeffxxx" });
+    expect(parsed.kind === "iban" && parsed.bic).toBe("COBADEFFXXX");
     expect(createBankAccountBodySchema.safeParse({ ...base, bic: "COBADEFF" }).success).toBe(true);
     expect(createBankAccountBodySchema.safeParse({ ...base, bic: "COBA" }).success).toBe(false);
     expect(createBankAccountBodySchema.safeParse(base).success).toBe(true);

@@ -229,6 +229,9 @@ describe(`Stripe Connect payouts (${dbKind})`, () => {
       connectAccountOf: async () => null,
       saveConnectAccount: async (_user, id) => void saved.push(id),
       saveExternalAccount: async (_bank, id) => void saved.push(id),
+      bankAnswersLater: async () => {
+        throw new Error("only the sandbox's bank answers later");
+      },
     };
     const payout = {
       payoutId: randomUUID(),
@@ -237,10 +240,13 @@ describe(`Stripe Connect payouts (${dbKind})`, () => {
       currency: "EUR" as const,
     };
     const destination = {
+      kind: "iban" as const,
       bankAccountId: randomUUID(),
       holderName: "Ada Lovelace",
       iban: IBAN,
+      bic: null,
       country: "DE",
+      currency: "EUR" as const,
       stripeExternalAccountId: null,
     };
     const first = await provider.submit(payout, destination, forgetful);

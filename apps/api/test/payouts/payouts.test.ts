@@ -3,8 +3,7 @@ import type { AdminPayout, BankAccount, Payout, PayoutEligibility, TransferList 
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerBalances, ledgerTransactions, payouts } from "../../src/db/schema/index.ts";
-import { auditLedger, post } from "../../src/modules/wallet/ledger.ts";
-import { holdReleased, orderPaid, splitSale } from "../../src/modules/wallet/postings.ts";
+import { auditLedger } from "../../src/modules/wallet/ledger.ts";
 import {
   accountWithSession,
   directSessionCookie,
@@ -13,6 +12,7 @@ import {
   insertApprovedIdentity,
 } from "../support/accounts.ts";
 import { dbKind, type TestContext, testApp } from "../support/app.ts";
+import { creditReleasedSale } from "../support/ledger.ts";
 
 let ctx: TestContext;
 let admin: string;
@@ -29,22 +29,8 @@ const call = (method: Method, url: string, cookie?: string, payload?: object, lo
     ...(payload ? { payload } : {}),
   });
 
-/** A sale's net, held then released: what a creator can withdraw, posted as the checkout posts it. */
-async function credit(userId: string, grossMinor: number) {
-  const facts = {
-    orderId: randomUUID(),
-    creatorId: userId,
-    referrerId: null,
-    partnerId: null,
-    currency: "EUR" as const,
-    split: splitSale(grossMinor, 0, null),
-    availableAt: new Date(Date.now() - 1000),
-  };
-  await ctx.database.db.transaction(async (tx) => {
-    await post(tx, orderPaid(facts));
-    await post(tx, holdReleased(facts));
-  });
-}
+const credit = (userId: string, grossMinor: number) =>
+  creditReleasedSale(ctx.database.db, userId, grossMinor);
 
 async function approveIdentity(userId: string) {
   await insertApprovedIdentity(ctx.database, userId);
@@ -140,7 +126,11 @@ describe(`withdrawals (${dbKind})`, () => {
       available: [{ currency: "EUR", amount: 0 }],
       blockers: ["onboarding", "identity", "bank_account", "below_minimum"],
       openPayout: null,
+      perCurrency: [
+        { currency: "EUR", available: 0, blockers: ["bank_account", "below_minimum"], openPayout: null },
+      ],
       provider: "manual",
+      suspension: null,
     });
     const c = await creator({ balance: 2500 });
     const ready = (await call("GET", "/profile/payout", c.cookie)).json<PayoutEligibility>();

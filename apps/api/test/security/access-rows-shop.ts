@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { payouts } from "../../src/db/schema/index.ts";
 import { multipart } from "../support/uploads.ts";
 import { PNG, send } from "./access-fixtures.ts";
 import {
@@ -38,6 +39,11 @@ export const shopRows: Record<string, Row> = {
       url: "/dev/holds/release",
       payload: { asOf: new Date().toISOString(), orderIds: [randomUUID()] },
     }),
+  },
+  // An account without a schedule: the run finds nothing due.
+  "POST /dev/payouts/schedules/run": {
+    expect: open(200),
+    request: () => ({ url: "/dev/payouts/schedules/run", payload: { userId: randomUUID() } }),
   },
 
   "GET /profiles": { expect: signedIn(200), request: () => ({ url: "/profiles" }) },
@@ -276,6 +282,37 @@ export const shopRows: Record<string, Row> = {
     request: ({ world }) => ({ url: "/profile/payout", payload: { bankAccountId: world.creator.bank.id } }),
   },
   "GET /profile/transfers": { expect: signedIn(200), request: () => ({ url: "/profile/transfers" }) },
+  "GET /profile/payouts/:id": {
+    expect: owner(200),
+    // A past payout of the creator's, inserted as it stands once paid (issue 23).
+    prepare: async (world) => {
+      const [row] = await world.ctx.database.db
+        .insert(payouts)
+        .values({
+          userId: world.creator.id,
+          bankAccountId: world.creator.bank.id,
+          holderName: world.creator.bank.holderName,
+          ibanCountry: "DE",
+          ibanLast4: "3000",
+          amountMinor: 1000,
+          currency: "EUR",
+          provider: "manual",
+          status: "paid",
+          paidAt: new Date(),
+        })
+        .returning({ id: payouts.id });
+      return { id: row?.id ?? "" };
+    },
+    request: ({ prepared }) => ({ url: `/profile/payouts/${prepared.id}` }),
+  },
+  "GET /profile/payout/schedule": {
+    expect: signedIn(200),
+    request: () => ({ url: "/profile/payout/schedule" }),
+  },
+  "PUT /profile/payout/schedule": {
+    expect: signedIn(200),
+    request: () => ({ url: "/profile/payout/schedule", payload: { kind: "weekly", weekday: 1 } }),
+  },
 
   "PATCH /campaigns/clicks/:token": {
     expect: open(204),

@@ -76,6 +76,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     SEED_DEMO: "false",
     JOBS_ENABLED: "false",
     APP_SECRET: TEST_APP_SECRET,
+    // The suites were written for the operator's bank transfers; the sandbox bank has its own tests.
+    PAYOUT_PROVIDER: "manual",
     // The suites drive holds and read mail through the dev routes (production refuses them); their
     // default (off) and their loopback check are tested in platform/dev-routes.test.ts.
     DEV_ROUTES: overrides.NODE_ENV === "production" ? "false" : "true",

@@ -158,7 +158,7 @@ export function confirmationRoutes(deps: ConfirmDeps) {
       return stripeError(400, {
         type: "invalid_request_error",
         code: "payment_intent_unexpected_state",
-        message: "You cannot update this PaymentIntent because it has a status of " + String(intent.status),
+        message: `You cannot update this PaymentIntent because it has a status of ${String(intent.status)}`,
       });
     if (params.amount !== undefined) {
       const amount = Number(params.amount);

@@ -194,21 +194,78 @@ export async function startFakeStripe(
     return { status: 200, body: account };
   };
 
+  /*
+   * Roughly Stripe's checks of a bank account given as a dictionary: a country/currency pairing it
+   * pays out (here: USD in the US, GBP or EUR in the UK, CHF or EUR in Switzerland, EUR elsewhere);
+   * in the US an ABA routing number (nine digits, its check digit) and 4 to 17 digits of account
+   * number; in the UK a six-digit sort code and an eight-digit account number, or an IBAN; elsewhere an
+   * IBAN of that country.
+   */
+  const payoutCurrencies: Record<string, string[]> = { US: ["usd"], GB: ["gbp", "eur"], CH: ["chf", "eur"] };
+  const abaValid = (routing: string) => {
+    if (!/^\d{9}$/.test(routing)) return false;
+    const d = [...routing].map(Number);
+    const weights = [3, 7, 1, 3, 7, 1, 3, 7, 1];
+    return d.reduce((sum, digit, i) => sum + digit * (weights[i] ?? 0), 0) % 10 === 0;
+  };
+  const invalidBank = (code: string, message: string) =>
+    stripeError(400, { type: "invalid_request_error", code, message });
+  const bankAccountProblem = (params: Record<string, string>) => {
+    const country = params["external_account[country]"] ?? "";
+    const currency = params["external_account[currency]"] ?? "";
+    const number = params["external_account[account_number]"] ?? "";
+    const routing = params["external_account[routing_number]"];
+    const type = params["external_account[account_type]"];
+    if (!/^[A-Z]{2}$/.test(country))
+      return invalidBank("parameter_missing", "Missing required param: external_account[country].");
+    if (!(payoutCurrencies[country] ?? ["eur"]).includes(currency))
+      return invalidBank(
+        "invalid_request_error",
+        `Currency ${currency} is not supported for bank accounts in ${country}.`,
+      );
+    if (country === "US") {
+      if (!routing || !abaValid(routing))
+        return invalidBank(
+          "routing_number_invalid",
+          "Routing number must have 9 digits and a valid check digit.",
+        );
+      if (!/^\d{4,17}$/.test(number))
+        return invalidBank(
+          "account_number_invalid",
+          "The account number you provided appears to be invalid.",
+        );
+      if (type !== undefined && type !== "checking" && type !== "savings")
+        return invalidBank("invalid_request_error", `Invalid account_type: ${type}.`);
+      return null;
+    }
+    if (country === "GB" && routing !== undefined) {
+      if (!/^\d{6}$/.test(routing))
+        return invalidBank("routing_number_invalid", "The sort code you provided appears to be invalid.");
+      if (!/^\d{8}$/.test(number))
+        return invalidBank(
+          "account_number_invalid",
+          "The account number you provided appears to be invalid.",
+        );
+      return null;
+    }
+    if (!/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(number) || !number.startsWith(country))
+      return invalidBank("invalid_bank_account_iban", "The IBAN you provided appears to be invalid.");
+    return null;
+  };
+
   const createExternalAccount = (accountId: string, params: Record<string, string>) => {
     if (!accounts.has(accountId)) return missing("account", accountId);
+    const problem = bankAccountProblem(params);
+    if (problem) return problem;
     const number = params["external_account[account_number]"] ?? "";
-    if (!/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(number))
-      return stripeError(400, {
-        type: "invalid_request_error",
-        code: "invalid_bank_account_iban",
-        message: "The IBAN you provided appears to be invalid.",
-      });
     const bank = {
       id: nextId("ba"),
       object: "bank_account",
       account: accountId,
       country: params["external_account[country]"],
       currency: params["external_account[currency]"],
+      routing_number: params["external_account[routing_number]"] ?? null,
+      account_type: params["external_account[account_type]"] ?? null,
       account_holder_name: params["external_account[account_holder_name]"] ?? null,
       last4: number.slice(-4),
       metadata: metadataOf(params),
@@ -243,6 +300,12 @@ export async function startFakeStripe(
     if (!stripeAccount || !accounts.has(stripeAccount)) return missing("account", stripeAccount);
     const bank = externalAccounts.get(params.destination ?? "");
     if (!bank || bank.account !== stripeAccount) return missing("external account", params.destination);
+    if (bank.currency !== params.currency)
+      return stripeError(400, {
+        type: "invalid_request_error",
+        code: "invalid_request_error",
+        message: `The currency of the bank account (${String(bank.currency)}) does not match the currency of the payout (${params.currency}).`,
+      });
     // What the platform transferred to the account and has not paid out yet.
     const transferred = [...transfers.values()]
       .filter((t) => t.destination === stripeAccount && t.currency === params.currency)

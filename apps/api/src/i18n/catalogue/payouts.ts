@@ -6,6 +6,14 @@ export const payoutMessages: Catalogue = {
     fr: "Ce compte bancaire est introuvable.",
     es: "No se ha encontrado esta cuenta bancaria.",
   },
+  "This bank account is paid in {accountCurrency}: choose one that takes {currency}.": {
+    fr: "Ce compte bancaire est payé en {accountCurrency} : choisissez-en un qui accepte les {currency}.",
+    es: "Esta cuenta bancaria se paga en {accountCurrency}: elige una que acepte {currency}.",
+  },
+  "The payout threshold must be at least the minimum payout, {minimum}.": {
+    fr: "Le seuil de virement doit être au moins égal au virement minimum, {minimum}.",
+    es: "El umbral de transferencia debe ser al menos la transferencia mínima, {minimum}.",
+  },
   "This payout was not found.": {
     fr: "Ce virement est introuvable.",
     es: "No se ha encontrado esta transferencia.",
@@ -67,9 +75,9 @@ export const payoutMessages: Catalogue = {
     fr: "Saisissez un IBAN : deux lettres, deux chiffres, puis le compte.",
     es: "Introduce un IBAN: dos letras, dos cifras y luego la cuenta.",
   },
-  "Payouts go to banks in the 30 European countries we serve.": {
-    fr: "Les virements vont vers des banques des 30 pays européens que nous servons.",
-    es: "Los pagos van a bancos de los 30 países europeos en los que operamos.",
+  "Payouts go to IBANs in the 30 European countries we serve and Switzerland.": {
+    fr: "Les virements vont vers des IBAN des 30 pays européens que nous servons et de Suisse.",
+    es: "Los pagos van a IBAN de los 30 países europeos en los que operamos y de Suiza.",
   },
   "This IBAN does not have the length of its country's.": {
     fr: "Cet IBAN n'a pas la longueur de celui de son pays.",
@@ -82,5 +90,30 @@ export const payoutMessages: Catalogue = {
   "A BIC has 8 or 11 letters and digits.": {
     fr: "Un BIC compte 8 ou 11 lettres et chiffres.",
     es: "Un BIC tiene 8 u 11 letras y cifras.",
+  },
+  // Issue 23: Swiss IBANs in francs, British and American accounts (the contracts' field rules)
+  "Only a Swiss account is paid in francs.": {
+    fr: "Seul un compte suisse est payé en francs.",
+    es: "Solo una cuenta suiza se paga en francos.",
+  },
+  "A sort code has 6 digits.": {
+    fr: "Un sort code compte 6 chiffres.",
+    es: "Un sort code tiene 6 cifras.",
+  },
+  "A UK account number has 8 digits.": {
+    fr: "Un numéro de compte britannique compte 8 chiffres.",
+    es: "Un número de cuenta británico tiene 8 cifras.",
+  },
+  "A routing number has 9 digits.": {
+    fr: "Un numéro de routage (routing number) compte 9 chiffres.",
+    es: "Un número de ruta (routing number) tiene 9 cifras.",
+  },
+  "This routing number's check digit does not match: check for a typo.": {
+    fr: "Le chiffre de contrôle de ce numéro de routage ne correspond pas : vérifiez qu'il n'y a pas de faute de frappe.",
+    es: "El dígito de control de este número de ruta no coincide: comprueba que no haya un error.",
+  },
+  "A US account number has 4 to 17 digits.": {
+    fr: "Un numéro de compte américain compte de 4 à 17 chiffres.",
+    es: "Un número de cuenta estadounidense tiene de 4 a 17 cifras.",
   },
 };

@@ -53,6 +53,19 @@ type Builder<K extends MailTemplate> = (
 ) => Content;
 
 const line = (message: string, values?: Values): Line => ({ message, values });
+
+/** A notice about the account from our team (suspended, reinstated): what happened, why, what next. */
+const accountNotice = (
+  m: Catalogue["account-suspended"],
+  params: MailTemplateParams["account-suspended"],
+): Content => ({
+  subject: line(m.subject),
+  preview: line(m.preview),
+  heading: line(m.heading),
+  body: [line(m.body), line(m.reason, { reason: params.reason })],
+  action: { label: line(m.action), url: params.url },
+  notes: [line(m.next)],
+});
 const expiry = (message: PluralMessage, hours: number, locale: Locale) =>
   line(pickPlural(message, hours, locale), { hours });
 
@@ -208,6 +221,38 @@ const builders: { [K in MailTemplate]: Builder<K> } = {
       notes: [line(m.settings, { settingsUrl: params.settingsUrl })],
     };
   },
+  "payout-held": ({ "payout-held": m }, params) => ({
+    subject: line(m.subject, { amount: params.amount }),
+    preview: line(m.preview),
+    heading: line(m.heading),
+    body: [line(m.body, { amount: params.amount }), ...params.rules.map((rule) => line(m.rules[rule]))],
+    action: { label: line(m.action), url: params.url },
+    notes: [line(m.next)],
+  }),
+  "payout-failed": ({ "payout-failed": m }, params) => ({
+    subject: line(m.subject, { amount: params.amount }),
+    preview: line(m.preview),
+    heading: line(m.heading),
+    body: [
+      line(m.body, { amount: params.amount }),
+      line(params.byOperator ? m.reasonOperator : m.reason, { reason: params.reason }),
+    ],
+    action: { label: line(m.action), url: params.url },
+    notes: [line(m.next)],
+  }),
+  "payout-schedule-blocked": ({ "payout-schedule-blocked": m }, params) => ({
+    subject: line(m.subject),
+    preview: line(m.preview),
+    heading: line(m.heading),
+    body: [
+      line(m.body),
+      ...params.blocked.map((b) => line(m.blockers[b.code], b.currency ? { currency: b.currency } : {})),
+    ],
+    action: { label: line(m.action), url: params.url },
+    notes: [line(m.next)],
+  }),
+  "account-suspended": ({ "account-suspended": m }, params) => accountNotice(m, params),
+  "account-reinstated": ({ "account-reinstated": m }, params) => accountNotice(m, params),
   "password-changed": ({ "password-changed": m }) => ({
     subject: line(m.subject),
     preview: line(m.preview),

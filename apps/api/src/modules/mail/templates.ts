@@ -1,4 +1,11 @@
-import { localeSchema, UPDATE_BODY_MAX, UPDATE_SUBJECT_MAX } from "@salelink/contracts";
+import {
+  currencySchema,
+  localeSchema,
+  payoutRiskRuleSchema,
+  payoutScheduleBlockers,
+  UPDATE_BODY_MAX,
+  UPDATE_SUBJECT_MAX,
+} from "@salelink/contracts";
 import { z } from "zod";
 
 /** Links in e-mails open a page of ours: never a javascript: or data: URL, whatever the caller passes. */
@@ -99,6 +106,35 @@ export const mailParamsSchemas = {
     rate: z.string().max(20),
     expiresInDays: z.number().int().min(1).max(365),
   }),
+  /** A payout held by the risk rules for an operator's review, and why (issue 23). */
+  "payout-held": z.object({
+    /** Already formatted in the creator's language. */
+    amount: z.string().max(40),
+    rules: z.array(payoutRiskRuleSchema).min(1).max(10),
+    url: linkSchema,
+  }),
+  /** A payout that failed: the provider's or the operator's reason, and what to do (issue 23). */
+  "payout-failed": z.object({
+    amount: z.string().max(40),
+    reason: z.string().max(500),
+    byOperator: z.boolean(),
+    url: linkSchema,
+  }),
+  /** A payout schedule that was due and could not pay: what is missing (issue 23). */
+  "payout-schedule-blocked": z.object({
+    blocked: z
+      .array(z.object({ code: z.enum(payoutScheduleBlockers), currency: currencySchema.optional() }))
+      .min(1)
+      .max(10),
+    url: linkSchema,
+  }),
+  /**
+   * An admin suspended the account (issue 23): the operator's reason as written, and the next step;
+   * its payouts and its links' sales stop until it is reinstated.
+   */
+  "account-suspended": z.object({ reason: z.string().max(500), url: linkSchema }),
+  /** An admin reinstated the account: payouts and sales resume. */
+  "account-reinstated": z.object({ reason: z.string().max(500), url: linkSchema }),
 };
 
 export type MailTemplate = keyof typeof mailParamsSchemas;
@@ -164,6 +200,27 @@ export const mailJobPayloadSchema = z.discriminatedUnion("template", [
     ...recipient,
     template: z.literal("sales-digest"),
     params: mailParamsSchemas["sales-digest"],
+  }),
+  z.object({ ...recipient, template: z.literal("payout-held"), params: mailParamsSchemas["payout-held"] }),
+  z.object({
+    ...recipient,
+    template: z.literal("payout-failed"),
+    params: mailParamsSchemas["payout-failed"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("payout-schedule-blocked"),
+    params: mailParamsSchemas["payout-schedule-blocked"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("account-suspended"),
+    params: mailParamsSchemas["account-suspended"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("account-reinstated"),
+    params: mailParamsSchemas["account-reinstated"],
   }),
 ]);
 

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Config } from "../../config.ts";
 import type { Db, Tx } from "../../db/client.ts";
-import { type JobRegistry, jobKind } from "../../jobs/index.ts";
+import type { JobRegistry } from "../../jobs/index.ts";
+import { sandboxPayoutOutcomeJob } from "../../providers/payouts/sandbox/jobs.ts";
 import {
   type PayoutEvent,
   type PayoutProvider,
@@ -9,7 +10,8 @@ import {
   PayoutRefusedError,
 } from "../../providers/payouts/types.ts";
 import { ownBankAccount, saveExternalAccount } from "./bank-accounts/queries.ts";
-import { ibanBox } from "./bank-accounts/service.ts";
+import { payoutDestination } from "./bank-accounts/service.ts";
+import { payoutNoticeJob, sendPayoutNotice } from "./notices.ts";
 import {
   connectAccountOf,
   linkPayoutEvent,
@@ -19,10 +21,11 @@ import {
   saveConnectAccount,
   setProviderPayoutId,
 } from "./queries.ts";
-import { lockPayout, markFailed, markPaid } from "./service.ts";
+import { payoutReference } from "./reference.ts";
+import { submitPayoutJob } from "./submit-job.ts";
+import { lockPayout, markFailed, markPaid, markSent } from "./transitions.ts";
 
-/** Sends an approved payout to its provider; queued with the approval, retried on passing errors. */
-export const submitPayoutJob = jobKind("payouts.submit", z.object({ payoutId: z.uuid() }));
+export { submitPayoutJob } from "./submit-job.ts";
 
 /** What the provider creates remotely is remembered in the job's transaction. */
 function storeIn(tx: Tx): PayoutProviderStore {
@@ -31,6 +34,12 @@ function storeIn(tx: Tx): PayoutProviderStore {
     saveConnectAccount: (userId, accountId) => saveConnectAccount(tx, userId, accountId),
     saveExternalAccount: (bankAccountId, externalAccountId) =>
       saveExternalAccount(tx, bankAccountId, externalAccountId),
+    bankAnswersLater: async (outcome, afterMs) => {
+      await sandboxPayoutOutcomeJob.enqueue(tx, outcome, {
+        runAt: new Date(Date.now() + afterMs),
+        dedupeKey: `payouts.sandbox-outcome:${outcome.payoutId}`,
+      });
+    },
   };
 }
 
@@ -53,18 +62,13 @@ export async function submitPayout(tx: Tx, config: Config, provider: PayoutProvi
   try {
     const submitted = await provider.submit(
       { payoutId: row.id, userId: row.userId, amountMinor: row.amountMinor, currency: row.currency },
-      {
-        bankAccountId: bank.id,
-        holderName: bank.holderName,
-        iban: ibanBox(config).open(bank.ibanSealed),
-        country: bank.ibanCountry,
-        stripeExternalAccountId: bank.stripeExternalAccountId,
-      },
+      payoutDestination(config, bank),
       storeIn(tx),
     );
     if (submitted.providerPayoutId !== null) {
       await setProviderPayoutId(tx, row.id, submitted.providerPayoutId);
     }
+    await markSent(tx, row, payoutReference(config, row.id));
     return "submitted" as const;
   } catch (error) {
     if (!(error instanceof PayoutRefusedError)) throw error;
@@ -80,6 +84,7 @@ export function registerPayoutJobs(
   registry.register(submitPayoutJob, async (tx, { payoutId }) => {
     await submitPayout(tx, config, provider, payoutId);
   });
+  registry.register(payoutNoticeJob, (tx, payload) => sendPayoutNotice(tx, config, payload));
 }
 
 export type ApplyResult = "applied" | "duplicate" | "ignored";

@@ -1,4 +1,11 @@
-import type { Currency, Payout, PayoutProviderKind, PayoutStatus } from "@salelink/contracts";
+import type {
+  Currency,
+  Payout,
+  PayoutOrigin,
+  PayoutProviderKind,
+  PayoutRiskRule,
+  PayoutStatus,
+} from "@salelink/contracts";
 import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../db/client.ts";
 import { ledgerBalances, payoutEvents, payouts, stripeConnectAccounts } from "../../db/schema/index.ts";
@@ -11,9 +18,25 @@ import { ledgerBalances, payoutEvents, payouts, stripeConnectAccounts } from "..
 /** "FR•• •••• 1234": the country and the last four characters, enough to recognise it, not to use it. */
 export const maskIban = (country: string, last4: string) => `${country}•• •••• ${last4}`;
 
+/**
+ * Any kind of account, masked: an IBAN as above; a British one by its sort code ("20-00-00 •••• 5678"),
+ * an American one by its routing number ("110000000 •••• 5678"): the bank in clear, the account not.
+ */
+export function maskAccount(row: {
+  kind: string;
+  ibanCountry: string;
+  ibanLast4: string;
+  bankCode: string | null;
+}) {
+  if (row.kind === "gb" && row.bankCode)
+    return `${row.bankCode.replace(/(\d{2})(?=\d)/g, "$1-")} •••• ${row.ibanLast4}`;
+  if (row.kind === "us" && row.bankCode) return `${row.bankCode} •••• ${row.ibanLast4}`;
+  return maskIban(row.ibanCountry, row.ibanLast4);
+}
+
 export type PayoutRow = typeof payouts.$inferSelect;
 
-/** A payout is open from its request until it is paid or failed: at most one per account. */
+/** A payout is open from its request until it is paid or failed: at most one per account and currency. */
 export const openStatuses: readonly PayoutStatus[] = ["requested", "processing"];
 
 export function toPayout(row: PayoutRow): Payout {
@@ -28,6 +51,9 @@ export function toPayout(row: PayoutRow): Payout {
       ibanMasked: maskIban(row.ibanCountry, row.ibanLast4),
     },
     failureReason: row.failureReason,
+    origin: row.origin,
+    heldRules: row.heldRules,
+    bankReference: row.bankReference,
     requestedAt: row.requestedAt.toISOString(),
     processingAt: row.processingAt?.toISOString() ?? null,
     paidAt: row.paidAt?.toISOString() ?? null,
@@ -62,12 +88,42 @@ export async function availableBalances(
   return rows;
 }
 
-export async function openPayoutOf(db: DbOrTx, userId: string): Promise<PayoutRow | null> {
+/** The open payout in `currency` (at most one), or the first open one in any currency. */
+export async function openPayoutOf(
+  db: DbOrTx,
+  userId: string,
+  currency?: Currency,
+): Promise<PayoutRow | null> {
   const [row] = await db
     .select()
     .from(payouts)
-    .where(and(eq(payouts.userId, userId), inArray(payouts.status, [...openStatuses])))
+    .where(
+      and(
+        eq(payouts.userId, userId),
+        inArray(payouts.status, [...openStatuses]),
+        currency ? eq(payouts.currency, currency) : undefined,
+      ),
+    )
+    .orderBy(payouts.currency)
     .limit(1);
+  return row ?? null;
+}
+
+/** Every open payout of the account, one per currency at most. */
+export async function openPayoutsOf(db: DbOrTx, userId: string): Promise<PayoutRow[]> {
+  return db
+    .select()
+    .from(payouts)
+    .where(and(eq(payouts.userId, userId), inArray(payouts.status, [...openStatuses])))
+    .orderBy(payouts.currency);
+}
+
+/** The owner's payout (null when it is someone else's or does not exist). */
+export async function ownPayout(db: DbOrTx, userId: string, id: string): Promise<PayoutRow | null> {
+  const [row] = await db
+    .select()
+    .from(payouts)
+    .where(and(eq(payouts.id, id), eq(payouts.userId, userId)));
   return row ?? null;
 }
 
@@ -109,11 +165,46 @@ export async function insertPayout(
     amountMinor: number;
     currency: Currency;
     provider: PayoutProviderKind;
+    origin?: PayoutOrigin;
+    schedulePeriod?: string;
   },
 ): Promise<PayoutRow> {
   const [row] = await tx.insert(payouts).values(values).returning();
   if (!row) throw new Error("payout not inserted");
   return row;
+}
+
+/**
+ * A payout started by a schedule, or null when the period already has one (or a payout in that
+ * currency is open): the unique indexes decide, so two workers running the same period make one.
+ */
+export async function insertScheduledPayout(
+  tx: DbOrTx,
+  values: Parameters<typeof insertPayout>[1] & { schedulePeriod: string },
+): Promise<PayoutRow | null> {
+  const [row] = await tx
+    .insert(payouts)
+    .values({ ...values, origin: "schedule" })
+    .onConflictDoNothing()
+    .returning();
+  return row ?? null;
+}
+
+export async function setHeldRules(
+  tx: DbOrTx,
+  id: string,
+  rules: PayoutRiskRule[],
+): Promise<PayoutRow | null> {
+  const [row] = await tx
+    .update(payouts)
+    .set({ heldRules: rules, updatedAt: new Date() })
+    .where(eq(payouts.id, id))
+    .returning();
+  return row ?? null;
+}
+
+export async function setBankReference(tx: DbOrTx, id: string, bankReference: string): Promise<void> {
+  await tx.update(payouts).set({ bankReference, updatedAt: new Date() }).where(eq(payouts.id, id));
 }
 
 /** The payout, its row locked until the transaction ends. */

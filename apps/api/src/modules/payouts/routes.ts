@@ -1,4 +1,5 @@
 import {
+  payoutDetailSchema,
   payoutEligibilitySchema,
   payoutRequestBodySchema,
   payoutSchema,
@@ -6,13 +7,14 @@ import {
   transferListSchema,
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import { signedWebhookRoute } from "../../lib/signed-webhook.ts";
 import { WebhookSignatureError } from "../../providers/payments/types.ts";
 import type { PayoutProvider } from "../../providers/payouts/types.ts";
 import { applyPayoutWebhook } from "./events.ts";
-import { listTransfers, payoutEligibility, requestPayout } from "./service.ts";
+import { listTransfers, payoutDetail, payoutEligibility, requestPayout } from "./service.ts";
 
 export interface PayoutDeps {
   db: Db;
@@ -54,7 +56,9 @@ export const payoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, deps)
     },
     async (request, reply) => {
       const user = await request.requireUser();
-      const payout = await requestPayout(db, config, payouts, user, request.body, request.locale);
+      const { payout, queued } = await requestPayout(db, config, payouts, user, request.body, request.locale);
+      // Approved by the rules (its submission) or held (the creator's e-mail): sent promptly.
+      if (queued) deps.pokeJobs();
       return reply.code(201).send(payout);
     },
   );
@@ -71,6 +75,21 @@ export const payoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, deps)
       },
     },
     async (request) => listTransfers(db, (await request.requireUser()).id, request.query),
+  );
+
+  app.get(
+    "/profile/payouts/:id",
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary:
+          "One of my payouts with its timeline: requested or scheduled, held, approved, sent, paid or failed",
+        params: z.object({ id: z.uuid() }),
+        response: { 200: payoutDetailSchema },
+      },
+    },
+    async (request) => payoutDetail(db, (await request.requireUser()).id, request.params.id),
   );
 
   await signedWebhookRoute(app, {

@@ -1,31 +1,38 @@
-import type { Locale, Payout, PayoutEligibility, payoutRequestBodySchema } from "@salelink/contracts";
+import type {
+  Locale,
+  Payout,
+  PayoutBlocker,
+  PayoutDetail,
+  PayoutEligibility,
+  payoutRequestBodySchema,
+} from "@salelink/contracts";
 import { formatMoney } from "@salelink/contracts/money";
 import type { z } from "zod";
 import type { Config } from "../../config.ts";
-import type { Db, DbOrTx, Tx } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { AppError, validation } from "../../lib/errors.ts";
 import { isUniqueViolation } from "../../lib/pg-errors.ts";
 import type { PayoutProvider } from "../../providers/payouts/types.ts";
-import { isSuspended } from "../admin/accounts/queries.ts";
+import { isSuspended, suspensionOf } from "../admin/accounts/queries.ts";
 import type { SessionUser } from "../auth/sessions.ts";
 import { identityApproved } from "../kyc/queries.ts";
 import { post } from "../wallet/ledger.ts";
-import { payoutFailed, payoutPaid, payoutRequested } from "../wallet/postings.ts";
+import { payoutRequested } from "../wallet/postings.ts";
 import { hasBankAccount, lockOwnBankAccount } from "./bank-accounts/queries.ts";
 import { bankAccountNotFound } from "./bank-accounts/service.ts";
 import {
   availableBalances,
   availableOf,
   insertPayout,
-  lockPayoutRow,
   openPayoutOf,
-  type PayoutRow,
-  setFailed,
-  setPaid,
-  setProcessing,
+  openPayoutsOf,
+  ownPayout,
   toPayout,
   transfersOf,
 } from "./queries.ts";
+import { bankAccountCurrencies } from "./risk-queries.ts";
+import { insertStep, stepsOf } from "./steps-queries.ts";
+import { decide, payoutNotFound } from "./transitions.ts";
 
 /*
  * Withdrawals: a request moves the amount from available to in transit in the transaction that
@@ -37,44 +44,82 @@ export const openPayoutConflict = () =>
     "ConflictException",
     "You already have a withdrawal in progress: wait until it is paid or failed.",
   );
-const payoutNotFound = () => new AppError("NotFoundException", "This payout was not found.");
 
-/** GET /profile/payout: limits, balances and what stands in the way, in the order to clear them. */
+/**
+ * GET /profile/payout: limits, balances and what stands in the way, in the order to clear them;
+ * per currency too, since each currency is paid on its own to an account that takes it (issue 23).
+ */
 export async function payoutEligibility(
   db: Db,
   config: Config,
   provider: PayoutProvider,
   user: SessionUser,
 ): Promise<PayoutEligibility> {
-  const [identity, bank, open, available] = await Promise.all([
+  const [identity, bank, open, available, accountCurrencies, suspension] = await Promise.all([
     identityApproved(db, user.id),
     hasBankAccount(db, user.id),
-    openPayoutOf(db, user.id),
+    openPayoutsOf(db, user.id),
     availableBalances(db, user.id),
+    bankAccountCurrencies(db, user.id),
+    suspensionOf(db, user.id),
   ]);
   // Payouts default to euros: the euro balance is always shown, even before the first sale.
   if (!available.some((a) => a.currency === "EUR")) available.unshift({ currency: "EUR", amount: 0 });
   const minimum = config.rules.payoutMinimumMinor;
+  const currencies = [...available];
+  for (const currency of accountCurrencies)
+    if (!currencies.some((a) => a.currency === currency)) currencies.push({ currency, amount: 0 });
+  const perCurrency = currencies.map(({ currency, amount }) => {
+    const openPayout = open.find((p) => p.currency === currency) ?? null;
+    const blockers: PayoutBlocker[] = [];
+    if (!accountCurrencies.includes(currency)) blockers.push("bank_account");
+    if (openPayout) blockers.push("open_payout");
+    if (amount < minimum) blockers.push("below_minimum");
+    return { currency, available: amount, blockers, openPayout: openPayout ? toPayout(openPayout) : null };
+  });
   const blockers: PayoutEligibility["blockers"] = [];
   if (!user.onboardingCompletedAt) blockers.push("onboarding");
   if (!identity) blockers.push("identity");
   if (!bank) blockers.push("bank_account");
-  if (open) blockers.push("open_payout");
+  const someCurrencyReady = perCurrency.some((c) => c.blockers.length === 0);
+  if (open.length > 0 && !someCurrencyReady) blockers.push("open_payout");
   if (!available.some((a) => a.amount >= minimum)) blockers.push("below_minimum");
+  const [firstOpen] = open;
   return {
     minimum,
     available,
     blockers,
-    openPayout: open ? toPayout(open) : null,
+    openPayout: firstOpen ? toPayout(firstOpen) : null,
+    perCurrency,
     provider: provider.kind,
+    suspension,
   };
+}
+
+/** GET /profile/payouts/:id: the owner's payout with its timeline; anyone else's is not found. */
+export async function payoutDetail(db: Db, userId: string, id: string): Promise<PayoutDetail> {
+  const row = await ownPayout(db, userId, id);
+  if (!row) throw payoutNotFound();
+  return { ...toPayout(row), steps: await stepsOf(db, row.id) };
 }
 
 /** GET /profile/transfers: my payouts, newest first. */
 export const listTransfers = (db: Db, userId: string, query: { cursor?: string; limit: number }) =>
   transfersOf(db, userId, query);
 
-/** POST /profile/payout */
+/** The refusals a request and a schedule share: what the account itself lacks. */
+export async function accountBlockers(
+  db: DbOrTx,
+  user: Pick<SessionUser, "id" | "onboardingCompletedAt">,
+): Promise<("onboarding" | "identity" | "suspended")[]> {
+  const blockers: ("onboarding" | "identity" | "suspended")[] = [];
+  if (!user.onboardingCompletedAt) blockers.push("onboarding");
+  if (await isSuspended(db, user.id)) blockers.push("suspended");
+  if (!(await identityApproved(db, user.id))) blockers.push("identity");
+  return blockers;
+}
+
+/** POST /profile/payout: answers the payout and whether a submission job was queued. */
 export async function requestPayout(
   db: Db,
   config: Config,
@@ -82,15 +127,16 @@ export async function requestPayout(
   user: SessionUser,
   body: z.output<typeof payoutRequestBodySchema>,
   locale: Locale,
-): Promise<Payout> {
-  if (!user.onboardingCompletedAt)
+): Promise<{ payout: Payout; queued: boolean }> {
+  const [blocker] = await accountBlockers(db, user);
+  if (blocker === "onboarding")
     throw new AppError("ForbiddenException", "Finish setting up your account before withdrawing.");
-  if (await isSuspended(db, user.id))
+  if (blocker === "suspended")
     throw new AppError(
       "ForbiddenException",
       "Your account is suspended: withdrawals are paused until it is reinstated. Contact support.",
     );
-  if (!(await identityApproved(db, user.id)))
+  if (blocker === "identity")
     throw new AppError(
       "ForbiddenException",
       "Verify your identity before withdrawing: it takes a few minutes, from your wallet.",
@@ -102,7 +148,17 @@ export async function requestPayout(
       // other requests to it; requests to two different accounts meet at the one-open-payout index.
       const bank = await lockOwnBankAccount(tx, user.id, body.bankAccountId);
       if (!bank) throw bankAccountNotFound();
-      if (await openPayoutOf(tx, user.id)) throw openPayoutConflict();
+      if (bank.currency !== body.currency)
+        throw validation(
+          {
+            bankAccountId: [
+              "This bank account is paid in {accountCurrency}: choose one that takes {currency}.",
+            ],
+          },
+          "This bank account is paid in {accountCurrency}: choose one that takes {currency}.",
+          { accountCurrency: bank.currency, currency: body.currency },
+        );
+      if (await openPayoutOf(tx, user.id, body.currency)) throw openPayoutConflict();
       const available = await availableOf(tx, user.id, body.currency);
       const amount = body.amount ?? available;
       if (amount < minimum) {
@@ -134,82 +190,13 @@ export async function requestPayout(
         tx,
         payoutRequested({ payoutId: row.id, userId: user.id, currency: row.currency, amountMinor: amount }),
       );
-      return toPayout(row);
+      await insertStep(tx, row.id, "requested");
+      const decided = await decide(tx, config, provider, row);
+      return { payout: toPayout(decided.row), queued: decided.queued };
     });
   } catch (err) {
     // Two requests to different bank accounts at the same moment: the second meets the index.
     if (isUniqueViolation(err, "payouts_one_open_idx")) throw openPayoutConflict();
     throw err;
   }
-}
-
-// --- Transitions: each locks the payout's row and checks its status under the lock ---------------
-
-export async function lockPayout(tx: Tx, id: string): Promise<PayoutRow> {
-  const row = await lockPayoutRow(tx, id);
-  if (!row) throw payoutNotFound();
-  return row;
-}
-
-const facts = (row: PayoutRow) => ({
-  payoutId: row.id,
-  userId: row.userId,
-  currency: row.currency,
-  amountMinor: row.amountMinor,
-});
-
-/** processing → paid: the money leaves in transit for the bank. */
-export async function markPaid(tx: DbOrTx, row: PayoutRow, at = new Date()): Promise<void> {
-  await setPaid(tx, row.id, at);
-  await post(tx, payoutPaid(facts(row)));
-}
-
-/** requested or processing → failed: the amount returns to available. */
-export async function markFailed(tx: DbOrTx, row: PayoutRow, reason: string, at = new Date()): Promise<void> {
-  await setFailed(tx, row.id, reason, at);
-  await post(tx, payoutFailed(facts(row)));
-}
-
-/** A suspended account's payouts stop (issue 8); failing one stays possible, it returns the money. */
-async function refuseSuspendedPayee(tx: Tx, row: PayoutRow): Promise<void> {
-  if (await isSuspended(tx, row.userId))
-    throw new AppError(
-      "ConflictException",
-      "This account is suspended: its payouts cannot go ahead until it is reinstated.",
-    );
-}
-
-/** requested → processing: approved by an operator, to be paid by hand or submitted to Stripe. */
-export async function approve(tx: Tx, provider: PayoutProvider, id: string): Promise<PayoutRow> {
-  const row = await lockPayout(tx, id);
-  if (row.status !== "requested")
-    throw new AppError("ConflictException", "Only a requested payout can be approved.");
-  await refuseSuspendedPayee(tx, row);
-  if (row.provider !== provider.kind)
-    throw new AppError("ConflictException", "This payout was requested through another payout provider.");
-  const updated = await setProcessing(tx, id, new Date());
-  if (!updated) throw payoutNotFound();
-  return updated;
-}
-
-/** processing → paid, by an operator: only for payouts made by hand (Stripe reports its own). */
-export async function confirmPaid(tx: Tx, id: string): Promise<void> {
-  const row = await lockPayout(tx, id);
-  if (row.provider !== "manual")
-    throw new AppError("ConflictException", "Stripe reports this payout's outcome itself.");
-  if (row.status !== "processing")
-    throw new AppError("ConflictException", "Only a payout being processed can be marked paid.");
-  await refuseSuspendedPayee(tx, row);
-  await markPaid(tx, row);
-}
-
-/** requested or processing → failed, by an operator. */
-export async function failByOperator(tx: Tx, id: string, reason: string): Promise<void> {
-  const row = await lockPayout(tx, id);
-  if (row.status !== "requested" && row.status !== "processing")
-    throw new AppError("ConflictException", "Only a requested or processing payout can be failed.");
-  // Once Stripe holds a payout, failing it here could pay it twice: its outcome comes from Stripe.
-  if (row.providerPayoutId !== null)
-    throw new AppError("ConflictException", "Stripe reports this payout's outcome itself.");
-  await markFailed(tx, row, reason);
 }

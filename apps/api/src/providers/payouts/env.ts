@@ -5,10 +5,14 @@ import { z } from "zod";
 export const payoutsEnvSchema = z
   .object({
     /**
-     * `manual` (the default): the operator pays each approved payout by bank transfer and marks it
-     * paid or failed in the admin queue. `stripe`: Stripe Connect pays it to the creator's IBAN.
+     * `sandbox` (the default): nothing is paid; the sandbox's bank answers each submitted payout after
+     * PAYOUT_SANDBOX_SETTLE_SECONDS (paid, or failed for a test account ending 1116), labelled on
+     * screen; production refuses it unless ALLOW_SANDBOX_PROVIDERS. `manual`: the operator pays each
+     * approved payout by bank transfer and marks it paid or failed in the admin queue. `stripe`: Stripe
+     * Connect pays it to the creator's bank account.
      */
-    PAYOUT_PROVIDER: z.enum(payoutProviderKinds).default("manual"),
+    PAYOUT_PROVIDER: z.enum(payoutProviderKinds).default("sandbox"),
+    PAYOUT_SANDBOX_SETTLE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(20),
     /** Shared with the payments' Stripe account: payouts are transferred from the platform's balance. */
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     /** The signing secret of the Connect webhook endpoint (events of connected accounts), whsec_…. */

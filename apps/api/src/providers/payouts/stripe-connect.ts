@@ -51,10 +51,40 @@ export const stripeKeys = {
   payout: (payoutId: string) => `salelink-payout-${payoutId}`,
 };
 
+/** Stripe's bank account parameters, plus the US account type, which the SDK's types leave out. */
+type ExternalBankAccount = Stripe.AccountCreateExternalAccountParams.BankAccount & {
+  account_type?: "checking" | "savings";
+};
+
+/**
+ * The destination as Stripe's external bank account, in the destination's currency (each currency
+ * is paid to its own external account): an IBAN as the account number alone; a British account as
+ * sort code and account number; an American one as ABA routing number, account number and type.
+ */
+export function externalBankAccount(destination: PayoutDestination): ExternalBankAccount {
+  const common = {
+    object: "bank_account" as const,
+    country: destination.country,
+    currency: destination.currency.toLowerCase(),
+    account_holder_name: destination.holderName,
+    account_holder_type: "individual",
+  };
+  if (destination.kind === "iban") return { ...common, account_number: destination.iban };
+  if (destination.kind === "gb")
+    return { ...common, routing_number: destination.sortCode, account_number: destination.accountNumber };
+  return {
+    ...common,
+    routing_number: destination.routingNumber,
+    account_number: destination.accountNumber,
+    account_type: destination.accountType,
+  };
+}
+
 /**
  * Stripe Connect with Custom accounts: the platform creates and controls each creator's connected
- * account, attaches the IBAN as its external account, transfers the amount from the platform's
- * balance and pays it out to the IBAN. Outcomes come back as `payout.paid` / `payout.failed`
+ * account, attaches each of the creator's bank accounts as an external account in that account's
+ * currency, transfers the amount from the platform's balance in the payout's currency and pays it
+ * out to the external account of that currency. Outcomes come back as `payout.paid` / `payout.failed`
  * events of the connected account, on the Connect webhook endpoint.
  */
 export class StripeConnectPayoutProvider implements PayoutProvider {
@@ -81,6 +111,11 @@ export class StripeConnectPayoutProvider implements PayoutProvider {
     destination: PayoutDestination,
     store: PayoutProviderStore,
   ): Promise<SubmittedPayout> {
+    // Before anything moves: a transfer in one currency could not be paid out to the other's account.
+    if (destination.currency !== payout.currency)
+      throw new PayoutRefusedError(
+        `The bank account takes ${destination.currency}, not ${payout.currency}: a ${payout.currency} payout needs an account in ${payout.currency}.`,
+      );
     const currency = payout.currency.toLowerCase();
     let accountId = await store.connectAccountOf(payout.userId);
     if (!accountId) {
@@ -107,14 +142,7 @@ export class StripeConnectPayoutProvider implements PayoutProvider {
         this.#client.accounts.createExternalAccount(
           connected,
           {
-            external_account: {
-              object: "bank_account",
-              country: destination.country,
-              currency,
-              account_number: destination.iban,
-              account_holder_name: destination.holderName,
-              account_holder_type: "individual",
-            },
+            external_account: externalBankAccount(destination),
             metadata: { bankAccountId: destination.bankAccountId },
           },
           { idempotencyKey: stripeKeys.externalAccount(destination.bankAccountId) },

@@ -14,15 +14,31 @@ export interface PayoutSubmission {
   currency: Currency;
 }
 
-/** Where the money goes: the bank account as saved, with its IBAN opened for this call only. */
-export interface PayoutDestination {
+/** What every kind of destination carries: the bank account as saved, and the one currency it takes. */
+interface DestinationAccount {
   bankAccountId: string;
   holderName: string;
-  iban: string;
+  /** Where the bank is (ISO 3166 alpha-2): the IBAN's country, GB or US. */
   country: string;
-  /** The provider's own record of this IBAN, once created (Stripe Connect's external account). */
+  currency: Currency;
+  /** The provider's own record of this account, once created (Stripe Connect's external account). */
   stripeExternalAccountId: string | null;
 }
+
+/**
+ * Where the money goes, with the account's number opened for this call only (issue 23): an IBAN (the
+ * 30 countries and Switzerland), a British account (sort code and account number) or an American one
+ * (ABA routing number, account number, checking or savings).
+ */
+export type PayoutDestination =
+  | (DestinationAccount & { kind: "iban"; iban: string; bic: string | null })
+  | (DestinationAccount & { kind: "gb"; sortCode: string; accountNumber: string })
+  | (DestinationAccount & {
+      kind: "us";
+      routingNumber: string;
+      accountNumber: string;
+      accountType: "checking" | "savings";
+    });
 
 /**
  * Where a provider keeps what it created remotely for a user or a bank account, in the caller's
@@ -32,6 +48,11 @@ export interface PayoutProviderStore {
   connectAccountOf(userId: string): Promise<string | null>;
   saveConnectAccount(userId: string, accountId: string): Promise<void>;
   saveExternalAccount(bankAccountId: string, externalAccountId: string): Promise<void>;
+  /** The sandbox's bank: its answer to a submitted payout arrives later, queued in this transaction. */
+  bankAnswersLater(
+    outcome: { providerPayoutId: string; payoutId: string; type: "paid" | "failed"; failureReason?: string },
+    afterMs: number,
+  ): Promise<void>;
 }
 
 export interface SubmittedPayout {

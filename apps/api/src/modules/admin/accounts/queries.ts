@@ -10,6 +10,7 @@ import { and, desc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../../db/client.ts";
 import { afterCursor } from "../../../db/cursor.ts";
 import {
+  adminAuditLog,
   campaigns,
   creatorProfiles,
   identitySessions,
@@ -234,10 +235,20 @@ export async function identityList(db: DbOrTx, query: AdminIdentityListQuery): P
   };
 }
 
-/** The account's role and suspension, its row locked so two admins acting on it at once are ordered. */
+/**
+ * The account's role and suspension, and where to tell its owner, its row locked so two admins
+ * acting on it at once are ordered.
+ */
 export async function lockAccountRow(tx: Tx, id: string) {
   const [row] = await tx
-    .select({ id: users.id, role: users.role, suspendedAt: users.suspendedAt })
+    .select({
+      id: users.id,
+      role: users.role,
+      suspendedAt: users.suspendedAt,
+      email: users.email,
+      locale: users.locale,
+      deletedAt: users.deletedAt,
+    })
     .from(users)
     .where(eq(users.id, id))
     .for("update");
@@ -262,4 +273,31 @@ export async function isSuspended(db: DbOrTx, userId: string): Promise<boolean> 
     .from(users)
     .where(and(eq(users.id, userId), isNotNull(users.suspendedAt)));
   return row !== undefined;
+}
+
+/**
+ * The account's suspension as its owner sees it (issue 23): since when, and the reason the admin gave
+ * (the audit row the suspension wrote in the same transaction, so there is always one). Null when
+ * the account is not suspended.
+ */
+export async function suspensionOf(
+  db: DbOrTx,
+  userId: string,
+): Promise<{ reason: string; since: string } | null> {
+  const [row] = await db
+    .select({ since: users.suspendedAt, reason: adminAuditLog.reason })
+    .from(users)
+    .leftJoin(
+      adminAuditLog,
+      and(
+        eq(adminAuditLog.targetType, "account"),
+        eq(adminAuditLog.targetId, sql`${users.id}::text`),
+        eq(adminAuditLog.action, "account.suspend"),
+      ),
+    )
+    .where(and(eq(users.id, userId), isNotNull(users.suspendedAt)))
+    .orderBy(desc(adminAuditLog.createdAt))
+    .limit(1);
+  if (!row?.since) return null;
+  return { reason: row.reason ?? "", since: row.since.toISOString() };
 }

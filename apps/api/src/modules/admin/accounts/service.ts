@@ -13,6 +13,7 @@ import { AppError } from "../../../lib/errors.ts";
 import { audit } from "../../audit/queries.ts";
 import type { PublicCache } from "../../catalogue/public/cache.ts";
 import { creatorTags, linkTag, queueRevalidate } from "../../catalogue/revalidate.ts";
+import { queueMail } from "../../mail/jobs.ts";
 import { balancesOf } from "../../wallet/ledger.ts";
 import {
   accountById,
@@ -68,6 +69,8 @@ async function lockAccount(tx: Tx, id: string) {
  * Suspends or reinstates an account, with its audit row, in one transaction. Its sessions stay
  * (the owner still sees their wallet); what changes is public: its links stop selling and its
  * pages answer 404, so the web app's cached pages and this instance's are dropped as an edit does.
+ * The owner is told by e-mail, in their language, with the admin's reason and the next step
+ * (issue 23): the reason is the creator's to read (`suspensionOf` shows it in their wallet too).
  */
 export async function setSuspended(
   deps: AdminDeps,
@@ -94,6 +97,15 @@ export async function setSuspended(
       targetId: id,
       reason,
     });
+    // An erased account has no address left to write to. One e-mail per action, in its transaction.
+    if (!row.deletedAt) {
+      await queueMail(tx, {
+        to: row.email,
+        locale: row.locale,
+        template: suspended ? "account-suspended" : "account-reinstated",
+        params: { reason, url: new URL("/account/wallet", deps.config.WEB_ORIGIN).toString() },
+      });
+    }
     const pages = await publicPagesOf(tx, id);
     for (const token of pages.tokens) tags.add(linkTag(token));
     for (const profile of pages.profiles) for (const tag of creatorTags(profile)) tags.add(tag);

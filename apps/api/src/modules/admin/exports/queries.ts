@@ -5,7 +5,8 @@ import { bankAccounts, payouts } from "../../../db/schema/index.ts";
 
 /*
  * The bank export's read: every account's payouts in one status, oldest first, with the payee's
- * sealed IBAN (null once the bank account is gone). Admin-only, so no owner filter.
+ * bank account: its kind, its sealed IBAN or account number, its bank code (sort code or routing
+ * number) and type; all null once the bank account is gone. Admin-only, so no owner filter.
  */
 export async function payoutsToExport(db: DbOrTx, status: PayoutStatus) {
   return db
@@ -14,6 +15,10 @@ export async function payoutsToExport(db: DbOrTx, status: PayoutStatus) {
       holderName: payouts.holderName,
       ibanSealed: bankAccounts.ibanSealed,
       bic: bankAccounts.bic,
+      kind: bankAccounts.kind,
+      country: bankAccounts.ibanCountry,
+      bankCode: bankAccounts.bankCode,
+      accountType: bankAccounts.accountType,
       amountMinor: payouts.amountMinor,
       currency: payouts.currency,
       requestedAt: payouts.requestedAt,

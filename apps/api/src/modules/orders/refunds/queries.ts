@@ -1,6 +1,14 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import type { Currency } from "@salelink/contracts";
+import { and, asc, desc, eq, gt, gte, inArray, ne, notInArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.ts";
-import { links, orderRefunds, orders } from "../../../db/schema/index.ts";
+import {
+  ledgerEntries,
+  ledgerTransactions,
+  links,
+  orderRefunds,
+  orders,
+  payouts,
+} from "../../../db/schema/index.ts";
 
 /** A sale, locked while a refund is decided: one of its creator's (or any, for an admin: `creatorId` null). */
 export async function lockSale(db: DbOrTx, params: { orderId: string; creatorId: string | null }) {
@@ -87,6 +95,9 @@ export async function saleRow(db: DbOrTx, params: { orderId: string; creatorId: 
       partnerCommissionMinor: orders.partnerCommissionMinor,
       netMinor: orders.netMinor,
       refundedMinor: orders.refundedMinor,
+      vatMinor: orders.vatMinor,
+      vatRateBps: orders.vatRateBps,
+      vatCountry: orders.vatCountry,
       paidAt: orders.paidAt,
       availableAt: orders.availableAt,
     })
@@ -112,4 +123,93 @@ export async function refundsOf(db: DbOrTx, orderId: string) {
     .from(orderRefunds)
     .where(eq(orderRefunds.orderId, orderId))
     .orderBy(desc(orderRefunds.createdAt), desc(sql`${orderRefunds.id}`));
+}
+
+/**
+ * The payout that carried a sale's net to the bank (issue 23, decision 041). Payouts spend the
+ * creator's available balance in the sale's currency first in, first out. What came into it makes
+ * a running total, one slot per sale (its release, less what its own refunds took back from the
+ * balance: "orderId" or "orderId:cumulative" references), per claim and so on, in the order each
+ * first came in; the payouts that did not fail make another, in the order they were asked. The
+ * sale's payout is the first whose running total reaches the sale's. A refund is counted at its own
+ * sale's slot, not when it happened: a later refund then never leaves a later sale's money unpaid
+ * for good, and never makes an unrefunded sale look taken back. A failed payout gave its money
+ * back: neither its request nor its return counts. Null while the sale is held, while its money
+ * still waits in the balance, or when its refunds took it all back. One query, whatever the number
+ * of sales and payouts (the owner's index on the entries, the user's on the payouts).
+ */
+export async function payoutOfSale(
+  db: DbOrTx,
+  params: { creatorId: string; orderId: string; currency: Currency },
+) {
+  const { creatorId, currency } = params;
+  const slotOf = sql<string>`case when ${inArray(ledgerTransactions.kind, ["hold_release", "refund"])}
+    then split_part(${ledgerTransactions.reference}, ':', 1) else ${ledgerTransactions.id}::text end`;
+  const slots = db.$with("sale_slots").as(
+    db
+      .select({
+        slot: sql<string>`${slotOf}`.as("slot"),
+        amount: sql<string>`sum(${ledgerEntries.amountMinor})`.as("slot_amount"),
+        firstAt: sql<Date>`min(${ledgerEntries.createdAt})`.as("first_at"),
+        firstId: sql<number>`min(${ledgerEntries.id})`.as("first_id"),
+      })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .where(
+        and(
+          eq(ledgerEntries.ownerId, creatorId),
+          eq(ledgerEntries.account, "available"),
+          eq(ledgerEntries.currency, currency),
+          notInArray(ledgerTransactions.kind, ["payout_requested", "payout_failed"]),
+        ),
+      )
+      // By position: the expression again would bind its kinds anew, and not match the select's.
+      .groupBy(sql`1`),
+  );
+  const positions = db.$with("sale_positions").as(
+    db
+      .select({
+        slot: slots.slot,
+        amount: slots.amount,
+        position: sql<string>`sum(${slots.amount}) over (order by ${slots.firstAt}, ${slots.firstId})`.as(
+          "position",
+        ),
+      })
+      .from(slots),
+  );
+  const sale = db.$with("sale_position").as(
+    db
+      .select({ salePosition: sql<string>`${positions.position}`.as("sale_position") })
+      .from(positions)
+      .where(and(eq(positions.slot, params.orderId), gt(positions.amount, sql`0`))),
+  );
+  const paidOut = db.$with("sale_payouts").as(
+    db
+      .select({
+        id: payouts.id,
+        status: payouts.status,
+        requestedAt: payouts.requestedAt,
+        paidAt: payouts.paidAt,
+        paidTotal: sql<string>`sum(${payouts.amountMinor})
+          over (order by ${payouts.requestedAt}, ${payouts.id})`.as("paid_total"),
+      })
+      .from(payouts)
+      .where(
+        and(eq(payouts.userId, creatorId), eq(payouts.currency, currency), ne(payouts.status, "failed")),
+      ),
+  );
+  const [row] = await db
+    .with(slots, positions, sale, paidOut)
+    .select({
+      id: paidOut.id,
+      status: paidOut.status,
+      requestedAt: paidOut.requestedAt,
+      paidAt: paidOut.paidAt,
+    })
+    .from(paidOut)
+    .innerJoin(sale, gte(paidOut.paidTotal, sale.salePosition))
+    // Strictly increasing in the window's order (every payout is positive): the smallest is the first.
+    .orderBy(asc(paidOut.paidTotal))
+    .limit(1);
+  return row ?? null;
 }

@@ -15,6 +15,7 @@ import {
   insertRefund,
   type LockedSale,
   lockSale,
+  payoutOfSale,
   refundsOf,
   refundToAsk,
   refundUnderWay,
@@ -211,7 +212,10 @@ export async function saleOf(
 ): Promise<SaleView> {
   const row = await saleRow(db, { orderId, creatorId });
   if (!row) throw notFound("Order");
-  const refunds = await refundsOf(db, row.id);
+  const [refunds, payout] = await Promise.all([
+    refundsOf(db, row.id),
+    payoutOfSale(db, { creatorId, orderId: row.id, currency: row.currency }),
+  ]);
   const until = row.paidAt ? refundableUntil(row.paidAt, row.refundWindowDays) : null;
   const open =
     row.status === "paid" && until !== null && until > now && !refunds.some((r) => r.status === "asked");
@@ -238,5 +242,14 @@ export async function saleOf(
         settledAt: r.settledAt?.toISOString() ?? null,
       }),
     ),
+    vatMinor: row.vatMinor,
+    vatRateBps: row.vatRateBps,
+    vatCountry: row.vatCountry,
+    payout: payout && {
+      id: payout.id,
+      status: payout.status,
+      requestedAt: payout.requestedAt.toISOString(),
+      paidAt: payout.paidAt?.toISOString() ?? null,
+    },
   };
 }

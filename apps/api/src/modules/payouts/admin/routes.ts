@@ -12,7 +12,7 @@ import { adminPayoutView, approvePayout, failPayout, listAdminPayouts, recordPay
 
 /* The operators' payout queue: list, approve, mark paid, fail (the rules are in service.ts). */
 export const adminPayoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, deps) => {
-  const { db, payouts } = deps;
+  const { db, config: settings, payouts } = deps;
   const tags = ["admin"];
   const config = { auth: "admin", maintenance: "allow" } as const;
   const params = z.object({ id: z.uuid() });
@@ -50,7 +50,7 @@ export const adminPayoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, 
       const { id } = request.params;
       const actor = await request.requireUser();
       const reason = request.body?.reason ?? approvedReason;
-      const queued = await approvePayout(db, payouts, actor.id, id, reason);
+      const queued = await approvePayout(db, settings, payouts, actor.id, id, reason);
       if (queued) deps.pokeJobs();
       return adminPayoutView(db, id);
     },
@@ -94,6 +94,7 @@ export const adminPayoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, 
       const actor = await request.requireUser();
       const { reason } = request.body;
       await failPayout(db, actor.id, id, reason);
+      deps.pokeJobs();
       return adminPayoutView(db, id);
     },
   );

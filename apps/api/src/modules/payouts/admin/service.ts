@@ -1,10 +1,10 @@
 import type { AdminPayout } from "@salelink/contracts";
+import type { Config } from "../../../config.ts";
 import type { Db } from "../../../db/client.ts";
 import { AppError } from "../../../lib/errors.ts";
 import type { PayoutProvider } from "../../../providers/payouts/types.ts";
 import { audit } from "../../audit/queries.ts";
-import { submitPayoutJob } from "../events.ts";
-import { approve, confirmPaid, failByOperator } from "../service.ts";
+import { approve, confirmPaid, failByOperator } from "../transitions.ts";
 import { adminPayoutById, adminPayouts } from "./queries.ts";
 
 /*
@@ -24,23 +24,22 @@ export async function adminPayoutView(db: Db, id: string): Promise<AdminPayout> 
 }
 
 /**
- * requested → processing, audited; with a provider that pays by itself, its submission is queued
- * with the approval. Answers whether a job was queued (the caller wakes the worker).
+ * requested → processing, audited, with the timeline's approved step (by an operator); with a
+ * provider that pays by itself, its submission is queued with the approval. Answers whether a job
+ * was queued (the caller wakes the worker).
  */
 export async function approvePayout(
   db: Db,
+  config: Pick<Config, "PLATFORM_NAME">,
   provider: PayoutProvider,
   actorId: string,
   id: string,
   reason: string,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    await approve(tx, provider, id);
+    const { queued } = await approve(tx, config, provider, id);
     await audit(tx, { actorId, action: "payout.approve", targetType: "payout", targetId: id, reason });
-    if (provider.kind === "manual") return false;
-    // Queued with the approval: the submission exists if and only if the approval commits.
-    await submitPayoutJob.enqueue(tx, { payoutId: id }, { dedupeKey: `payouts.submit:${id}` });
-    return true;
+    return queued;
   });
 }
 
@@ -52,7 +51,10 @@ export async function recordPayoutPaid(db: Db, actorId: string, id: string, reas
   });
 }
 
-/** requested or processing → failed by an operator, audited: the amount returns to available. */
+/**
+ * requested or processing → failed by an operator, audited: the amount returns to available and the
+ * creator is e-mailed the operator's reason (it is theirs to read: written for the creator).
+ */
 export async function failPayout(db: Db, actorId: string, id: string, reason: string): Promise<void> {
   await db.transaction(async (tx) => {
     await failByOperator(tx, id, reason);

@@ -11,6 +11,10 @@ const columns = {
   ibanCountry: bankAccounts.ibanCountry,
   ibanLast4: bankAccounts.ibanLast4,
   bic: bankAccounts.bic,
+  kind: bankAccounts.kind,
+  currency: bankAccounts.currency,
+  bankCode: bankAccounts.bankCode,
+  accountType: bankAccounts.accountType,
   createdAt: bankAccounts.createdAt,
 };
 
@@ -26,14 +30,19 @@ export async function bankAccountsOf(db: DbOrTx, ownerId: string) {
 
 export async function insertBankAccount(
   db: DbOrTx,
-  values: {
-    ownerId: string;
-    holderName: string;
-    ibanSealed: string;
-    ibanCountry: string;
-    ibanLast4: string;
-    bic: string | null;
-  },
+  values: Pick<
+    BankAccountRow,
+    | "ownerId"
+    | "holderName"
+    | "ibanSealed"
+    | "ibanCountry"
+    | "ibanLast4"
+    | "bic"
+    | "kind"
+    | "currency"
+    | "bankCode"
+    | "accountType"
+  >,
 ) {
   const [inserted] = await db.insert(bankAccounts).values(values).returning(columns);
   if (!inserted) throw new Error("bank account not inserted");

@@ -10,7 +10,10 @@ import type { Config } from "../../../config.ts";
 import type { Db } from "../../../db/client.ts";
 import { addBankAccount, deleteBankAccount, listBankAccounts } from "./service.ts";
 
-/** "Create IBAN section" and "bank delete account": the owner's bank accounts, never shown in full. */
+/**
+ * "Create IBAN section" and "bank delete account": the owner's bank accounts, never shown in full;
+ * since issue 23 also British and American accounts (the body's `kind`; none is an IBAN, as before).
+ */
 export const bankAccountRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }> = async (
   app,
   { db, config },
@@ -33,7 +36,8 @@ export const bankAccountRoutes: FastifyPluginAsyncZod<{ db: Db; config: Config }
       config: auth,
       schema: {
         tags,
-        summary: "Add a bank account (an IBAN of the 30 European countries)",
+        summary:
+          "Add a bank account: an IBAN (the 30 European countries, Switzerland in CHF or EUR), a UK account (GBP) or a US account (USD)",
         body: createBankAccountBodySchema,
         response: { 201: bankAccountSchema },
       },
