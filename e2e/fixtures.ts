@@ -12,8 +12,8 @@ export const uniqueEmail = (label: string): string =>
  * The newest link e-mailed to an address whose URL contains `marker`, read from the sandbox outbox
  * (the e2e API keeps e-mails instead of sending them). Waits for the mail job to run.
  */
-export async function mailedLink(address: string, marker: string): Promise<string> {
-  const ctx = await request.newContext({ baseURL: apiUrl });
+export async function mailedLink(address: string, marker: string, api = apiUrl): Promise<string> {
+  const ctx = await request.newContext({ baseURL: api });
   try {
     let found: string | undefined;
     await expect

@@ -110,9 +110,17 @@ export default defineConfig({
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
   },
   projects: [
-    { name: "site", testIgnore: /maintenance\.spec\.ts|stripe-checkout\.spec\.ts/ },
-    // The Stripe checkout, against its own API and web app on Stripe (see stripeApiUrl).
-    { name: "stripe", testMatch: /stripe-checkout\.spec\.ts/, use: { baseURL: stripeWebUrl } },
+    {
+      name: "site",
+      testIgnore: /maintenance\.spec\.ts|stripe-checkout\.spec\.ts|payouts-automatic\.spec\.ts/,
+    },
+    // The Stripe checkout and the automatic payouts, against their own API and web app on Stripe
+    // and the sandbox's bank (see stripeApiUrl).
+    {
+      name: "stripe",
+      testMatch: /stripe-checkout\.spec\.ts|payouts-automatic\.spec\.ts/,
+      use: { baseURL: stripeWebUrl },
+    },
     // Maintenance switches the whole platform: it runs alone, after the rest.
     // Each file switches maintenance on and off: one at a time.
     { name: "maintenance", testMatch: /maintenance\.spec\.ts/, dependencies: ["site"], workers: 1 },
@@ -132,6 +140,9 @@ export default defineConfig({
             WEB_ORIGIN: webUrl,
             DATA_DIR: dataDir,
             ...apiTestEnv,
+            // The operator's bank transfers (approve, mark paid or failed: payouts-journey.spec.ts);
+            // the sandbox's bank pays by itself on the Stripe pair (payouts-automatic.spec.ts).
+            PAYOUT_PROVIDER: "manual",
             MAINTENANCE_CACHE_SECONDS: "0",
             // Clients re-check after the cooldown the API announces (60 s in production).
             MAINTENANCE_RECHECK_MS: "1000",
@@ -202,6 +213,12 @@ export default defineConfig({
             STRIPE_PUBLISHABLE_KEY: FAKE_STRIPE_PUBLISHABLE_KEY,
             STRIPE_WEBHOOK_SECRET,
             STRIPE_API_URL: fakeStripeUrl,
+            // Issue 23: payouts paid by the sandbox's bank within a second; only an amount above
+            // 100.00 is held for a review, so a creator's scheduled payouts go straight on.
+            PAYOUT_PROVIDER: "sandbox",
+            PAYOUT_SANDBOX_SETTLE_SECONDS: "1",
+            PAYOUT_REVIEW_RULES: "above_threshold",
+            PAYOUT_REVIEW_ABOVE_MINOR: "10000",
             WEB_REVALIDATE_URL: `http://127.0.0.1:${STRIPE_WEB_PORT}/api/revalidate`,
             WEB_REVALIDATE_SECRET: REVALIDATE_SECRET,
           },

@@ -25,17 +25,27 @@ const address = { line1: "12 Calle Mayor", city: "Madrid", postalCode: "28013", 
  * Signs up, confirms the e-mail and (unless "none") onboards, through the API: an individual gives
  * first and last names (so the identity form hides them), a professional account gives none.
  */
-export async function freshAccount(label: string, onboarding: Onboarding, locale = "en"): Promise<Account> {
+export async function freshAccount(
+  label: string,
+  onboarding: Onboarding,
+  locale = "en",
+  /** Which pair of servers: the main one, or the one on Stripe (playwright.config.ts). */
+  servers = { api: apiUrl, web: webUrl },
+): Promise<Account> {
   const email = uniqueEmail(label);
   // A device of its own (the sign-up's address and user agent are a strong signal: two accounts
   // signed up from one device are one person's, and earn each other no commission).
   const userAgent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36 e2e/${email}`;
-  const api = await request.newContext({ baseURL: apiUrl, extraHTTPHeaders: { origin: webUrl }, userAgent });
+  const api = await request.newContext({
+    baseURL: servers.api,
+    extraHTTPHeaders: { origin: servers.web },
+    userAgent,
+  });
   const signup = await api.post("/auth/signup", {
     data: { email, password: PASSWORD, acceptTerms: true, locale, turnstileToken: "e2e" },
   });
   expect(signup.status()).toBe(201);
-  const token = new URL(await mailedLink(email, "emailToken=")).searchParams.get("emailToken");
+  const token = new URL(await mailedLink(email, "emailToken=", servers.api)).searchParams.get("emailToken");
   expect((await api.post(`/auth/verify/email/${token}`)).status()).toBe(200);
   expect((await api.post("/auth/signin", { data: { email, password: PASSWORD } })).status()).toBe(200);
   if (onboarding !== "none") {

@@ -188,7 +188,7 @@ for (const locale of ["en", "es"] as const) {
     await page.goto(programmePath);
     await expect(figure(page, t("partners.membership.paid"))).toHaveText(euros(locale, commission));
 
-    // 5. Withdrawn with the wallet (identity and bank account set up through the API, as the
+    // 5. Withdrawn on the payouts page (identity and bank account set up through the API, as the
     //    payouts journey does them by hand).
     const session = (await (await partner.api.post("/identity/sessions", { data: {} })).json()) as {
       id: string;
@@ -204,7 +204,7 @@ for (const locale of ["en", "es"] as const) {
       data: { holderName: "Ada Lovelace", iban: "FR76 3000 6000 0112 3456 7890 189" },
     });
     expect(bank.status()).toBe(201);
-    await page.goto("/account/wallet");
+    await page.goto("/account/payouts");
     const withdraw = page.getByRole("region", { name: t("payouts.withdrawTitle") });
     await withdraw.getByLabel(t("payouts.amount", { currency: "EUR" })).fill((commission / 100).toFixed(2));
     await withdraw.getByRole("button", { name: t("payouts.withdrawSubmit") }).click();

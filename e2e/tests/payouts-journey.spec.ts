@@ -55,6 +55,13 @@ test.describe("payouts journey", () => {
     await signIn(page, creator.email);
     await page.goto("/account/wallet");
     await expect(balance(page, "Available")).toHaveText("€18.00");
+    // Withdrawing, bank accounts and the payouts list have their own page since issue 23.
+    await page
+      .getByRole("region", { name: "Payouts and bank accounts" })
+      .getByRole("link", { name: "Open payouts" })
+      .click();
+    await expect(page).toHaveURL(/\/account\/payouts$/, { timeout: 30_000 });
+    await expect(balance(page, "Available")).toHaveText("€18.00");
     const withdraw = page.getByRole("region", { name: "Withdraw to your bank" });
     const withdrawButton = withdraw.getByRole("button", { name: "Withdraw" });
     await expect(withdrawButton).toBeDisabled();
@@ -86,13 +93,15 @@ test.describe("payouts journey", () => {
     await page.getByRole("group", { name: "Decision" }).getByRole("button", { name: "Approve" }).click();
     await expect(page).toHaveURL(/\/account\/wallet/, { timeout: 30_000 });
     await expect(identity.getByText("Identity verified")).toBeVisible({ timeout: 20_000 });
+    await page.goto("/account/payouts");
+    await expect(identity.getByText("Identity verified")).toBeVisible({ timeout: 20_000 });
 
     // Withdraw €12.00 of the €18.00.
     await expect(withdrawButton).toBeEnabled();
     await withdraw.getByLabel("Amount (EUR)").fill("12.00");
     await withdrawButton.click();
     await expect(successToast(page, "Payout requested")).toBeVisible();
-    const payouts = page.getByRole("region", { name: "Payouts" });
+    const payouts = page.getByRole("region", { name: "Payouts", exact: true });
     await expect(payouts.getByRole("listitem", { name: "Payout of €12.00, Requested" })).toBeVisible();
     await expect(balance(page, "Available")).toHaveText("€6.00");
     await expect(balance(page, "In transit")).toHaveText("€12.00");
@@ -114,6 +123,10 @@ test.describe("payouts journey", () => {
     await expect(row).toBeVisible();
     await expect(row).toContainText("0189");
     await expect(row).toContainText("Ada Lovelace");
+    // The account's first payout: held by that risk rule, shown to the operator (issue 23).
+    await expect(row.getByRole("list", { name: "Held for review by" })).toContainText(
+      "first payout to this account",
+    );
     const checks = row.getByRole("list", { name: "Checks" });
     await expect(checks).toContainText("Identity approved: yes");
     await expect(checks).toContainText("Onboarding complete: yes");
@@ -210,7 +223,7 @@ test.describe("payouts journey", () => {
     await adminContext.close();
 
     await signIn(page, creator.email);
-    await page.goto("/account/wallet");
+    await page.goto("/account/payouts");
     const failed = page.getByRole("listitem", { name: "Payout of €18.00, Failed" });
     await expect(failed).toContainText("The bank refused the transfer: account closed.");
     await expect(balance(page, "Available")).toHaveText("€18.00");

@@ -78,7 +78,7 @@ test.describe("screens", () => {
     }
   });
 
-  test("the Spanish wallet: no English badge, and at a zero balance the hint says what is missing", async ({
+  test("the Spanish payouts page: no English badge, and at a zero balance the hint says what is missing", async ({
     browser,
   }) => {
     const account = await freshAccount("screens-wallet", "individual", "es");
@@ -87,7 +87,8 @@ test.describe("screens", () => {
     const errors = watchConsole(page);
     try {
       await signIn(page, account.email, spanish);
-      await page.goto("/account/wallet");
+      // The withdraw form lives on the payouts page since issue 23.
+      await page.goto("/account/payouts");
       const identity = page.getByRole("region", { name: "Verificación de identidad" });
       await expect(identity.getByText("Pruebas", { exact: true })).toBeVisible();
       await expect(page.getByRole("main").getByText("Sandbox")).toHaveCount(0);
@@ -163,6 +164,7 @@ test.describe("screens", () => {
       "/account",
       "/account/links",
       "/account/wallet",
+      "/account/payouts",
       "/account/affiliates",
       "/account/promo-codes",
       "/account/portfolio",

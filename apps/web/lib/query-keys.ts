@@ -11,6 +11,10 @@ export const queryKeys = {
   payoutEligibility: ["payouts", "eligibility"],
   bankAccounts: ["payouts", "bank-accounts"],
   transfers: ["payouts", "transfers"],
+  /** The payout schedule and what blocked its last run (issue 23). */
+  payoutSchedule: ["payouts", "schedule"],
+  /** One payout with its timeline (issue 23). */
+  payout: (id: string) => ["payouts", "one", id],
   identity: ["identity"],
   sandboxIdentity: (sessionId: string) => ["identity-sandbox", sessionId],
   storageUsage: ["storage-usage"],

@@ -36,6 +36,39 @@ describe("bank account form errors", () => {
     });
   });
 
+  const gb = { kind: "gb", holderName: "Ada Lovelace", sortCode: "20-00-00", accountNumber: "55779911" };
+  const us = {
+    kind: "us",
+    holderName: "Ada Lovelace",
+    routingNumber: "011000015",
+    accountNumber: "000123456789",
+    accountType: "checking",
+  };
+  const refused = (body: Record<string, unknown>, kind: "iban" | "gb" | "us") => {
+    const parsed = createBankAccountBodySchema.safeParse(body);
+    if (parsed.success) throw new Error(`accepted: ${JSON.stringify(body)}`);
+    return bankErrorKeysOf(parsed.error, kind);
+  };
+
+  it("accepts UK, US and Swiss accounts (issue 23)", () => {
+    expect(createBankAccountBodySchema.safeParse(gb).success).toBe(true);
+    expect(createBankAccountBodySchema.safeParse(us).success).toBe(true);
+    const swiss = { holderName: "Ada", iban: "CH93 0076 2011 6238 5295 7", currency: "CHF" };
+    expect(createBankAccountBodySchema.safeParse(swiss).success).toBe(true);
+  });
+
+  it("names each field's rule for the UK, US and Swiss kinds", () => {
+    expect(refused({ ...gb, sortCode: "20-00" }, "gb")).toEqual({ sortCode: "sortCode" });
+    expect(refused({ ...gb, accountNumber: "1234" }, "gb")).toEqual({ accountNumber: "gbAccountNumber" });
+    expect(refused({ ...us, routingNumber: "12345" }, "us")).toEqual({ routingNumber: "routingNumber" });
+    expect(refused({ ...us, routingNumber: "011000016" }, "us")).toEqual({
+      routingNumber: "routingChecksum",
+    });
+    expect(refused({ ...us, accountNumber: "12" }, "us")).toEqual({ accountNumber: "usAccountNumber" });
+    expect(refused({ ...us, accountType: "current" }, "us")).toEqual({ accountType: "accountType" });
+    expect(refused({ ...valid, currency: "CHF" }, "iban")).toEqual({ currency: "currencyChf" });
+  });
+
   it.each(["en", "fr", "es"])("has every message in %s", (locale) => {
     const messages = JSON.parse(
       readFileSync(path.resolve(import.meta.dirname, "..", "messages", `${locale}.json`), "utf8"),

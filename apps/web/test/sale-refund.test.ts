@@ -4,6 +4,7 @@ import {
   refundAmountMinor,
   refundBlock,
   SALE_POLL_MS,
+  saleMoney,
   salePollInterval,
 } from "../features/sales/sale-state.ts";
 
@@ -39,6 +40,10 @@ function sale(over: Partial<SaleView> = {}): SaleView {
     feeMinor: 200,
     partnerCommissionMinor: null,
     netMinor: 1800,
+    vatMinor: 0,
+    vatRateBps: null,
+    vatCountry: null,
+    payout: null,
     refundedMinor: 0,
     paidAt,
     availableAt: "2026-11-08T10:00:00.000Z",
@@ -130,5 +135,26 @@ describe("reading the sale again", () => {
     expect(salePollInterval(undefined)).toBe(false);
     expect(SALE_POLL_MS).toBeGreaterThanOrEqual(1000);
     expect(SALE_POLL_MS).toBeLessThanOrEqual(2000);
+  });
+});
+
+describe("where a sale's money is (issue 23)", () => {
+  const payout = {
+    id: "00000000-0000-4000-8000-0000000000cc",
+    status: "paid" as const,
+    requestedAt: "2026-11-10T10:00:00.000Z",
+    paidAt: "2026-11-11T10:00:00.000Z",
+  };
+  it("names the payout that carried it, first", () => {
+    expect(saleMoney(sale({ payout }), before)).toEqual({ where: "payout", payout });
+  });
+  it("is held until the hold ends, then in the balance", () => {
+    const held = sale({ availableAt: "2026-11-25T00:00:00.000Z" });
+    expect(saleMoney(held, before)).toEqual({ where: "held", until: "2026-11-25T00:00:00.000Z" });
+    expect(saleMoney(held, after)).toEqual({ where: "balance" });
+  });
+  it("is nowhere for a sale never paid or refunded", () => {
+    expect(saleMoney(sale({ status: "pending", netMinor: null }), before)).toEqual({ where: "none" });
+    expect(saleMoney(sale({ status: "refunded" }), after)).toEqual({ where: "none" });
   });
 });

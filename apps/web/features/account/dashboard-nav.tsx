@@ -10,6 +10,7 @@ const items = [
   { href: "/account", key: "home" },
   { href: "/account/links", key: "links" },
   { href: "/account/wallet", key: "wallet" },
+  { href: "/account/payouts", key: "payouts" },
   { href: "/account/customers", key: "customers" },
   { href: "/account/updates", key: "updates" },
   { href: "/account/affiliates", key: "affiliates" },

@@ -1,6 +1,6 @@
 "use client";
 
-import { europeanCountries, messageResponseSchema, onboardingBodySchema } from "@salelink/contracts";
+import { messageResponseSchema, onboardingBodySchema, payoutCountries } from "@salelink/contracts";
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
@@ -27,7 +27,10 @@ function ageInYears(isoDate: string, today = new Date()): number {
   return age;
 }
 
-/** Spec section 2: two variants, professional and individual; the 30 countries of section 9. */
+/**
+ * Spec section 2: two variants, professional and individual; the 30 countries of section 9, and since
+ * issue 23 every country payouts go to (Switzerland, the United Kingdom, the United States).
+ */
 export function OnboardingForm() {
   const t = useTranslations("onboarding");
   const locale = useLocale();
@@ -37,7 +40,7 @@ export function OnboardingForm() {
 
   const countries = useMemo(() => {
     const names = new Intl.DisplayNames([locale], { type: "region" });
-    return europeanCountries
+    return payoutCountries
       .map((code) => ({ code, name: names.of(code) ?? code }))
       .sort((a, b) => a.name.localeCompare(b.name, locale));
   }, [locale]);

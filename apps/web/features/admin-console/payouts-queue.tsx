@@ -247,9 +247,17 @@ function PayoutRow({
           </dd>
         </div>
         <div>
+          <dt>{t("origin")}</dt>
+          <dd>{payout.origin === "schedule" ? t("originSchedule") : t("originRequest")}</dd>
+        </div>
+        <div>
           <dt>{t("provider")}</dt>
           <dd>
-            {manual ? t("providerManual") : t("providerStripe")}
+            {manual
+              ? t("providerManual")
+              : payout.provider === "sandbox"
+                ? t("providerSandbox")
+                : t("providerStripe")}
             {payout.providerPayoutId && <span className="muted"> · {payout.providerPayoutId}</span>}
           </dd>
         </div>
@@ -275,6 +283,16 @@ function PayoutRow({
           </div>
         )}
       </dl>
+      {payout.heldRules.length > 0 && (
+        <div className="admin-held">
+          <strong>{t("heldBy")}</strong>
+          <ul aria-label={t("heldBy")}>
+            {payout.heldRules.map((rule) => (
+              <li key={rule}>{t(`rules.${rule}`)}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       <ul className="admin-checks" aria-label={t("checks.label")}>
         {checks.map((c) => (
           <li key={c.label} data-ok={c.ok}>
@@ -319,7 +337,9 @@ function PayoutRow({
           )}
         </div>
       )}
-      {payout.status === "processing" && !manual && <p className="muted">{t("stripeReports")}</p>}
+      {payout.status === "processing" && !manual && (
+        <p className="muted">{t(payout.provider === "sandbox" ? "sandboxReports" : "stripeReports")}</p>
+      )}
     </li>
   );
 }

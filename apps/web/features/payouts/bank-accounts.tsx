@@ -4,7 +4,7 @@ import type { BankAccount } from "@salelink/contracts/payouts";
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { ListStates } from "@/components/ui/list-states.tsx";
-import { BankAccountForm } from "./bank-account-form.tsx";
+import { BankAccountForm, type BankFormRequest } from "./bank-account-form.tsx";
 import { DeleteBankAccountDialog } from "./delete-bank-account-dialog.tsx";
 
 /** My bank accounts, masked, each deletable after a confirmation, and the form that adds one. */
@@ -14,6 +14,7 @@ export function BankAccounts({
   onRetry,
   onCreated,
   onDeleted,
+  request = null,
 }: {
   /** null while loading. */
   accounts: BankAccount[] | null;
@@ -21,6 +22,8 @@ export function BankAccounts({
   onRetry: () => void;
   onCreated: (account: BankAccount) => void;
   onDeleted: (id: string) => void;
+  /** "Add an account in GBP" elsewhere on the page: the form switches to the kind that takes it. */
+  request?: BankFormRequest | null;
 }) {
   const t = useTranslations("payouts");
   const locale = useLocale();
@@ -28,7 +31,7 @@ export function BankAccounts({
   const countries = new Intl.DisplayNames([locale], { type: "region" });
 
   return (
-    <section className="wallet-section" aria-labelledby="payouts-banks">
+    <section id="bank-accounts" className="wallet-section" aria-labelledby="payouts-banks">
       <h2 id="payouts-banks">{t("banksTitle")}</h2>
       <p className="muted">{t("banksIntro")}</p>
       <div className="bank-layout">
@@ -54,7 +57,7 @@ export function BankAccounts({
                         <dd>{account.holderName}</dd>
                       </div>
                       <div>
-                        <dt>{t("iban")}</dt>
+                        <dt>{t(`accountLabels.${account.kind}`)}</dt>
                         <dd className="bank-code">{account.ibanMasked}</dd>
                       </div>
                       <div>
@@ -62,9 +65,21 @@ export function BankAccounts({
                         <dd>{countries.of(account.country) ?? account.country}</dd>
                       </div>
                       <div>
-                        <dt>{t("bicShort")}</dt>
-                        <dd className="bank-code">{account.bic ?? t("noBic")}</dd>
+                        <dt>{t("currency")}</dt>
+                        <dd>{account.currency}</dd>
                       </div>
+                      {account.kind === "iban" && (
+                        <div>
+                          <dt>{t("bicShort")}</dt>
+                          <dd className="bank-code">{account.bic ?? t("noBic")}</dd>
+                        </div>
+                      )}
+                      {account.accountType && (
+                        <div>
+                          <dt>{t("accountType")}</dt>
+                          <dd>{t(`accountTypes.${account.accountType}`)}</dd>
+                        </div>
+                      )}
                     </dl>
                     <div className="actions">
                       <button
@@ -87,7 +102,7 @@ export function BankAccounts({
             </button>
           )}
         </div>
-        <BankAccountForm onCreated={onCreated} />
+        <BankAccountForm onCreated={onCreated} request={request} />
       </div>
       {deleting && (
         <DeleteBankAccountDialog

@@ -1,6 +1,6 @@
 "use client";
 
-import { europeanCountries } from "@salelink/contracts/countries";
+import { payoutCountries } from "@salelink/contracts/countries";
 import type { PayoutBlocker, PayoutEligibility } from "@salelink/contracts/payouts";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
@@ -14,7 +14,7 @@ export function PayoutLimits({ eligibility }: { eligibility: PayoutEligibility }
   const locale = useLocale();
   const { preferred } = payoutCurrencies(eligibility);
   const regions = new Intl.DisplayNames([locale], { type: "region" });
-  const countryNames = europeanCountries
+  const countryNames = payoutCountries
     .map((code) => regions.of(code) ?? code)
     .sort((a, b) => a.localeCompare(b, locale));
   const rules: { id: string; what: string; why: ReactNode }[] = [
@@ -27,7 +27,7 @@ export function PayoutLimits({ eligibility }: { eligibility: PayoutEligibility }
     { id: "checks", what: t("limitChecks"), why: t("limitChecksWhy") },
     {
       id: "iban",
-      what: t("limitIban", { count: europeanCountries.length }),
+      what: t("limitIban", { count: payoutCountries.length }),
       why: (
         <details className="payout-countries">
           <summary>{t("limitIbanCountries")}</summary>
@@ -37,7 +37,12 @@ export function PayoutLimits({ eligibility }: { eligibility: PayoutEligibility }
     },
     {
       id: "provider",
-      what: eligibility.provider === "stripe" ? t("limitProviderStripe") : t("limitProviderManual"),
+      what:
+        eligibility.provider === "stripe"
+          ? t("limitProviderStripe")
+          : eligibility.provider === "sandbox"
+            ? t("limitProviderSandbox")
+            : t("limitProviderManual"),
       why: t("limitProviderWhy"),
     },
   ];

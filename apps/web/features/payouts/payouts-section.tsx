@@ -9,7 +9,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useApiQuery } from "@/components/ui/use-api-query.ts";
 import { queryKeys } from "@/lib/query-keys.ts";
-import { BANK_FORM_FIRST_FIELD } from "./bank-account-form.tsx";
+import { BANK_FORM_FIRST_FIELD, type BankFormRequest } from "./bank-account-form.tsx";
 import { BankAccounts } from "./bank-accounts.tsx";
 import { NextSteps, PayoutLimits } from "./payout-limits.tsx";
 import { Transfers } from "./transfers.tsx";
@@ -17,11 +17,11 @@ import { WithdrawForm } from "./withdraw-form.tsx";
 import "./payouts.css";
 
 /**
- * The wallet's way out: withdraw (with what stands in the way and the limits that apply), the bank
+ * The payouts page's way out (the wallet's until issue 23): withdraw (with what stands in the way and the limits that apply), the bank
  * accounts money goes to, and the payouts so far. A withdrawal moves the wallet's balances too: they
  * are read again.
  */
-export function PayoutsSection() {
+export function PayoutsSection({ request = null }: { request?: BankFormRequest | null }) {
   const t = useTranslations("payouts");
   const queryClient = useQueryClient();
   const {
@@ -83,13 +83,15 @@ export function PayoutsSection() {
         )}
       </section>
       <BankAccounts
+        request={request}
         accounts={accounts}
         failed={bankAccounts.failed}
         onRetry={bankAccounts.reload}
         onCreated={(account) => {
           setAccounts((list) => [...list, account]);
-          // A first account lifts the "bank account" blocker.
+          // A first account lifts the "bank account" blockers, the withdrawal's and the schedule's.
           invalidate(queryKeys.payoutEligibility);
+          invalidate(queryKeys.payoutSchedule);
         }}
         onDeleted={(id) => {
           setAccounts((list) => list.filter((a) => a.id !== id));

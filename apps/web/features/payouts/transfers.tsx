@@ -1,6 +1,7 @@
 "use client";
 
 import { transferListSchema } from "@salelink/contracts/payouts";
+import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { ListStates, LoadMore } from "@/components/ui/list-states.tsx";
 import { pageUrl, usePagedList } from "@/components/ui/use-paged-list.ts";
@@ -9,8 +10,11 @@ import { queryKeys } from "@/lib/query-keys.ts";
 
 const PAGE_SIZE = 20;
 
-/** My payouts, newest first: where each one is, when it got there, and why one failed. */
-/** A withdrawal invalidates `queryKeys.transfers`: the list is read again. */
+/**
+ * My payouts, newest first: where each one is, who started it (me or my schedule), the rules that
+ * hold it for a review, why one failed, and a link to its timeline. A withdrawal invalidates
+ * `queryKeys.transfers`: the list is read again.
+ */
 export function Transfers() {
   const t = useTranslations("payouts");
   const locale = useLocale();
@@ -55,6 +59,9 @@ export function Transfers() {
                       <span className="muted">
                         {t("payoutTo", { iban: p.bankAccount.ibanMasked, holder: p.bankAccount.holderName })}
                       </span>
+                      <span className="payout-origin" data-origin={p.origin}>
+                        {t(`origin.${p.origin}`)}
+                      </span>
                     </div>
                     <div className="payout-when">
                       <span className="payout-badge" data-status={p.status}>
@@ -79,6 +86,15 @@ export function Transfers() {
                         </small>
                       )}
                     </div>
+                    {p.heldRules.length > 0 && p.status === "requested" && (
+                      <p className="payout-held">
+                        {t("heldBy", {
+                          rules: new Intl.ListFormat(locale, { type: "conjunction" }).format(
+                            p.heldRules.map((rule) => t(`rules.${rule}`)),
+                          ),
+                        })}
+                      </p>
+                    )}
                     {p.status === "failed" && (
                       <p className="payout-failure">
                         {p.failureReason
@@ -87,6 +103,11 @@ export function Transfers() {
                         {t("failureReturned")}
                       </p>
                     )}
+                    <p className="payout-more">
+                      <Link href={`/account/payouts/${p.id}`} aria-label={t("timelineOf", { amount })}>
+                        {t("timelineLink")}
+                      </Link>
+                    </p>
                   </li>
                 );
               })}

@@ -42,13 +42,17 @@ export function WithdrawForm({
   const [currency, setCurrency] = useState<Currency>(preferred);
   const availableIn = (c: Currency) => options.find((b) => b.currency === c)?.amount ?? 0;
   const [amount, setAmount] = useState(() => minorToInput(availableIn(preferred), preferred, locale));
-  const [bankAccountId, setBankAccountId] = useState(accounts?.at(-1)?.id ?? "");
+  const [bankAccountId, setBankAccountId] = useState(
+    accounts?.filter((a) => a.currency === preferred).at(-1)?.id ?? "",
+  );
 
   const money = (minor: number, c: Currency = currency) => formatMoney(minor, c, locale);
   const available = availableIn(currency);
   const blocked = eligibility.blockers.length > 0;
+  // Each payout is in one currency, to an account paid in it (issue 23).
+  const usable = accounts?.filter((a) => a.currency === currency) ?? null;
   // The chosen account may have been deleted since: fall back to the newest.
-  const chosen = accounts?.find((a) => a.id === bankAccountId) ?? accounts?.at(-1) ?? null;
+  const chosen = usable?.find((a) => a.id === bankAccountId) ?? usable?.at(-1) ?? null;
 
   function chooseCurrency(next: Currency) {
     setCurrency(next);
@@ -157,14 +161,16 @@ export function WithdrawForm({
             aria-invalid={Boolean(errors.bankAccountId)}
             aria-describedby={errors.bankAccountId ? "withdraw-bank-error" : undefined}
           >
-            {accounts && accounts.length > 0 ? (
-              accounts.map((a) => (
+            {usable && usable.length > 0 ? (
+              usable.map((a) => (
                 <option key={a.id} value={a.id}>
                   {`${a.ibanMasked} · ${a.holderName}`}
                 </option>
               ))
             ) : (
-              <option value="">{t("noBankAccount")}</option>
+              <option value="">
+                {accounts && accounts.length > 0 ? t("noAccountIn", { currency }) : t("noBankAccount")}
+              </option>
             )}
           </select>
           {errors.bankAccountId && (

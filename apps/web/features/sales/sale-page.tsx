@@ -4,14 +4,14 @@ import { type RefundView, type SaleView, saleViewSchema } from "@salelink/contra
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { DetailStates } from "@/components/ui/list-states.tsx";
 import { useQueryState } from "@/components/ui/use-api-query.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
 import { queryKeys } from "@/lib/query-keys.ts";
 import { RefundDialog } from "./refund-dialog.tsx";
-import { type RefundBlock, refundBlock, refundUnderWay, salePollInterval } from "./sale-state.ts";
+import { type RefundBlock, refundBlock, refundUnderWay, saleMoney, salePollInterval } from "./sale-state.ts";
 
 /**
  * /account/sales/{id}: one of the creator's sales, its figures and refunds, and the refund button.
@@ -77,6 +77,7 @@ export function SalePage({ saleId }: { saleId: string }) {
         <h2 id="sale-figures-title">{t("figuresTitle")}</h2>
         <dl className="card sale-figures">
           <Figure term={t("paid")} value={money(sale.totalMinor)} />
+          {sale.vatMinor > 0 && <Figure term={vatTerm(t, sale, locale)} value={money(sale.vatMinor)} />}
           <Figure term={t("fee")} value={money(sale.feeMinor)} />
           <Figure term={t("commission")} value={money(sale.partnerCommissionMinor)} />
           <Figure term={t("net")} value={money(sale.netMinor)} />
@@ -84,6 +85,7 @@ export function SalePage({ saleId }: { saleId: string }) {
           <Figure term={t("statusLabel")} value={t(`status.${sale.status}`)} />
           <Figure term={t("holdEnd")} value={when(sale.availableAt)} />
           <Figure term={t("refundableUntil")} value={when(sale.refundableUntil)} />
+          <Figure term={t("payout.label")} value={<PayoutFigure sale={sale} when={when} />} />
         </dl>
       </section>
 
@@ -187,7 +189,43 @@ function RefundRow({
   );
 }
 
-function Figure({ term, value }: { term: string; value: string }) {
+/** "VAT (20% in France)": the rate and country of the tax in the total, when the sale had any. */
+function vatTerm(t: Translate, sale: SaleView, locale: string): string {
+  if (sale.vatRateBps === null || sale.vatCountry === null) return t("vat");
+  const rate = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 2 }).format(
+    sale.vatRateBps / 10_000,
+  );
+  const country = new Intl.DisplayNames([locale], { type: "region" }).of(sale.vatCountry) ?? sale.vatCountry;
+  return t("vatAt", { rate, country });
+}
+
+/**
+ * Where the sale's net is now (issue 23): in the payout that carried it (a link to its timeline),
+ * still held, or waiting in the available balance.
+ */
+function PayoutFigure({ sale, when }: { sale: SaleView; when: (iso: string | null) => string }) {
+  const t = useTranslations("sales");
+  const money = saleMoney(sale, Date.now());
+  switch (money.where) {
+    case "payout":
+      return (
+        <Link href={`/account/payouts/${money.payout.id}`}>
+          {t("payout.carried", {
+            date: when(money.payout.paidAt ?? money.payout.requestedAt),
+            status: t(`payout.status.${money.payout.status}`),
+          })}
+        </Link>
+      );
+    case "held":
+      return <>{t("payout.onHold", { date: when(money.until) })}</>;
+    case "balance":
+      return <>{t("payout.inBalance")}</>;
+    default:
+      return <>—</>;
+  }
+}
+
+function Figure({ term, value }: { term: string; value: ReactNode }) {
   return (
     <div>
       <dt>{term}</dt>

@@ -61,3 +61,24 @@ export const SALE_POLL_MS = 1500;
 /** The query's refetch interval: every SALE_POLL_MS while a refund is under way, else none. */
 export const salePollInterval = (sale: Pick<SaleView, "refunds"> | undefined): number | false =>
   sale && refundUnderWay(sale) ? SALE_POLL_MS : false;
+
+/**
+ * Where a sale's net is now (issue 23): carried by a payout, still held until its hold ends, in the
+ * available balance, or nowhere (a sale never paid, or refunded); `now` in ms.
+ */
+export type SaleMoney =
+  | { where: "payout"; payout: NonNullable<SaleView["payout"]> }
+  | { where: "held"; until: string }
+  | { where: "balance" }
+  | { where: "none" };
+
+export function saleMoney(
+  sale: Pick<SaleView, "payout" | "status" | "netMinor" | "availableAt">,
+  now: number,
+): SaleMoney {
+  if (sale.payout) return { where: "payout", payout: sale.payout };
+  if (sale.status !== "paid" || sale.netMinor === null) return { where: "none" };
+  if (sale.availableAt !== null && Date.parse(sale.availableAt) > now)
+    return { where: "held", until: sale.availableAt };
+  return { where: "balance" };
+}

@@ -3,10 +3,10 @@
 import type { Currency } from "@salelink/contracts/business-rules";
 import { walletSchema } from "@salelink/contracts/wallet";
 import { useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useApiQuery } from "@/components/ui/use-api-query.ts";
 import { IdentitySection } from "@/features/identity/identity-section.tsx";
-import { PayoutsSection } from "@/features/payouts/payouts-section.tsx";
 import { queryKeys } from "@/lib/query-keys.ts";
 import { Balances, HeldSales } from "./balances.tsx";
 import { MonthlyStatements } from "./monthly-statements.tsx";
@@ -39,12 +39,20 @@ export function WalletPage({ defaultCurrency }: { defaultCurrency: Currency }) {
           <HeldSales wallet={wallet} />
         </>
       )}
-      {/* An approval arriving while the page is open reopens the withdrawal: its rules are read again. */}
+      {/* The identity check's provider returns here: an approval reopens payouts, whose rules are read again. */}
       <IdentitySection
         onApproved={() => void queryClient.invalidateQueries({ queryKey: queryKeys.payoutEligibility })}
       />
-      {/* A withdrawal moves money out of "available": it invalidates the balances above. */}
-      <PayoutsSection />
+      {/* Withdrawing, the schedule, bank accounts and each payout's timeline have their page (issue 23). */}
+      <section className="wallet-section" aria-labelledby="wallet-payouts">
+        <h2 id="wallet-payouts">{t("payoutsTitle")}</h2>
+        <p className="muted">{t("payoutsIntro")}</p>
+        <p>
+          <Link className="btn btn-primary" href="/account/payouts">
+            {t("payoutsLink")}
+          </Link>
+        </p>
+      </section>
       <Transactions />
       <MonthlyStatements />
     </section>
