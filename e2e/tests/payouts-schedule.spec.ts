@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { type Locale, money, words } from "../fixtures/messages.ts";
-import { expect, test, watchConsole } from "../fixtures.ts";
+import { apiAs, expect, test, watchConsole } from "../fixtures.ts";
 import { type Account, freshAccount, signIn } from "./identity-helpers.ts";
 import { sellOnce } from "./sale-helpers.ts";
 
@@ -199,6 +199,34 @@ for (const locale of ["en", "fr"] as const) {
 
       expect(consoleErrors, "browser console errors").toEqual([]);
       await context.close();
+      await creator.api.dispose();
+    });
+
+    test("a suspended creator reads the operator's reason and what to do on the payouts page", async ({
+      browser,
+    }) => {
+      const creator = await freshAccount(`payouts-suspended-${locale}`, "individual", locale);
+      const me = (await (await creator.api.get("/profile")).json()) as { id: string };
+      const admin = await apiAs("admin");
+      const reason = `Chargebacks under review ${Date.now().toString(36)}`;
+      const suspended = await admin.post(`/admin/accounts/${me.id}/suspend`, { data: { reason } });
+      expect(suspended.status(), await suspended.text()).toBe(200);
+      const { context, page, consoleErrors } = await openAs(browser, creator, locale);
+      await page.goto("/account/payouts");
+      const notice = page.getByRole("alert").filter({ hasText: w("payouts.suspension.reason", { reason }) });
+      await expect(notice).toBeVisible({ timeout: 15_000 });
+      await expect(notice).toContainText(w("payouts.suspension.next"));
+      expect(
+        (await admin.post(`/admin/accounts/${me.id}/reinstate`, { data: { reason: "Settled" } })).status(),
+      ).toBe(200);
+      await page.reload();
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(w("payouts.pageTitle"), {
+        timeout: 15_000,
+      });
+      await expect(page.getByText(w("payouts.suspension.next"))).toHaveCount(0);
+      expect(consoleErrors, "browser console errors").toEqual([]);
+      await context.close();
+      await admin.dispose();
       await creator.api.dispose();
     });
   });

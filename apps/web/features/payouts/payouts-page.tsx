@@ -4,7 +4,7 @@ import type { Currency } from "@salelink/contracts/business-rules";
 import { bankAccountListSchema, payoutEligibilitySchema } from "@salelink/contracts/payouts";
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
 import { useApiQuery } from "@/components/ui/use-api-query.ts";
 import { IdentitySection } from "@/features/identity/identity-section.tsx";
@@ -26,6 +26,8 @@ export function PayoutsPage({ defaultCurrency }: { defaultCurrency: Currency }) 
   const accounts = useApiQuery(queryKeys.bankAccounts, "/profile/bank-accounts", bankAccountListSchema);
   const [request, setRequest] = useState<BankFormRequest | null>(null);
   const addAccount = (currency: Currency) => setRequest({ currency, at: Date.now() });
+  const format = useFormatter();
+  const suspension = eligibility.data?.suspension ?? null;
 
   return (
     <section className="wallet payouts-page">
@@ -33,6 +35,18 @@ export function PayoutsPage({ defaultCurrency }: { defaultCurrency: Currency }) 
       <p className="muted">
         {t("pageIntro")} <Link href="/account/wallet">{t("toWallet")}</Link>
       </p>
+      {/* An operator's suspension holds every payout: the creator reads why and what to do. */}
+      {suspension && (
+        <div className="card payout-suspension" role="alert">
+          <strong>
+            {t("suspension.title", {
+              date: format.dateTime(new Date(suspension.since), { dateStyle: "long" }),
+            })}
+          </strong>
+          <p>{t("suspension.reason", { reason: suspension.reason })}</p>
+          <p className="muted">{t("suspension.next")}</p>
+        </div>
+      )}
       <PayoutBalances
         defaultCurrency={defaultCurrency}
         accounts={accounts.data?.items ?? null}
