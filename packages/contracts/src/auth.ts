@@ -2,6 +2,7 @@ import { z } from "zod";
 import { payoutCountrySchema } from "./countries.ts";
 import { localeSchema } from "./locale-schema.ts";
 import { RETURN_PATH_MAX, sameOriginPath } from "./return-path.ts";
+import { euVatCountries } from "./vat-countries.ts";
 
 export const emailSchema = z.string().trim().toLowerCase().pipe(z.email().max(254));
 /** DESIGN section 3: 8 to 128 characters. */
@@ -130,16 +131,33 @@ export const onboardingBodySchema = z.discriminatedUnion("kind", [
     dateOfBirth: z.iso.date(),
     address: addressSchema,
   }),
-  z.object({
-    kind: z.literal("professional"),
-    companyName: z.string().trim().min(1).max(200),
-    registrationNumber: z.string().trim().min(2).max(40),
-    vatNumber: z
-      .string()
-      .trim()
-      .regex(/^[A-Z]{2}[A-Z0-9]{2,13}$/),
-    address: addressSchema,
-  }),
+  z
+    .object({
+      kind: z.literal("professional"),
+      companyName: z.string().trim().min(1).max(200),
+      registrationNumber: z.string().trim().min(2).max(40),
+      /**
+       * Required for a company in the EU; optional elsewhere (issue 23: an American or a Swiss
+       * company may have none).
+       */
+      vatNumber: z
+        .string()
+        .trim()
+        .regex(/^[A-Z]{2}[A-Z0-9]{2,13}$/)
+        .optional(),
+      address: addressSchema,
+    })
+    .superRefine((body, ctx) => {
+      if (
+        body.vatNumber === undefined &&
+        (euVatCountries as readonly string[]).includes(body.address.country)
+      )
+        ctx.addIssue({
+          code: "custom",
+          path: ["vatNumber"],
+          message: "A company in the EU gives its VAT number.",
+        });
+    }),
 ]);
 export type OnboardingBody = z.infer<typeof onboardingBodySchema>;
 

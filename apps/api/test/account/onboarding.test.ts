@@ -132,9 +132,15 @@ describe("POST /profile/onboarding", () => {
       const res = await submit(cookie, { ...professional, vatNumber, address: { ...address, country } });
       expect(res.statusCode, country).toBe(200);
     }
+    // An American company has no VAT number: none is asked outside the EU.
+    const { vatNumber: _, ...withoutVat } = professional;
+    const american = { ...withoutVat, address: { ...address, country: "US" } };
+    expect((await submit(cookie, american)).statusCode).toBe(200);
+    expect((await read(cookie)).json()).toEqual({ onboarding: american });
   });
 
   const refusals: [string, Record<string, unknown>, string][] = [
+    ["a company in the EU without its VAT number", { ...professional, vatNumber: undefined }, "vatNumber"],
     [
       "a country payouts cannot reach",
       { ...individual, address: { ...address, country: "CA" } },

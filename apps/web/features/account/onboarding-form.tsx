@@ -81,7 +81,8 @@ export function OnboardingForm() {
             kind,
             companyName: text("companyName"),
             registrationNumber: text("registrationNumber"),
-            vatNumber: text("vatNumber").toUpperCase().replace(/\s/g, ""),
+            // Optional outside the EU: an empty field is no number, not a wrong one.
+            vatNumber: text("vatNumber").toUpperCase().replace(/\s/g, "") || undefined,
             address,
           };
     },
@@ -158,7 +159,6 @@ export function OnboardingForm() {
             label={t("vatNumber")}
             hint={t("vatHint")}
             error={e("vatNumber")}
-            required
           />
         </div>
       )}

@@ -10,6 +10,10 @@ export const accountMessages: Catalogue = {
     fr: "Vous devez avoir au moins {age} ans.",
     es: "Debes tener al menos {age} años.",
   },
+  "A company in the EU gives its VAT number.": {
+    fr: "Une entreprise de l'UE indique son numéro de TVA.",
+    es: "Una empresa de la UE indica su número de IVA.",
+  },
   "Language saved.": { fr: "Langue enregistrée.", es: "Idioma guardado." },
   "Onboarding complete.": { fr: "Profil complété.", es: "Perfil completado." },
   "We sent you an e-mail with a link to confirm the deletion.": {

@@ -44,7 +44,7 @@ export async function completeOnboarding(db: Db, userId: string, body: Onboardin
           ...common,
           companyName: body.companyName,
           registrationNumber: body.registrationNumber,
-          vatNumber: body.vatNumber,
+          vatNumber: body.vatNumber ?? null,
           firstName: null,
           lastName: null,
           dateOfBirth: null,
@@ -77,7 +77,7 @@ export async function readOnboarding(db: Db, userId: string): Promise<Onboarding
         kind: "professional",
         companyName: row.companyName ?? "",
         registrationNumber: row.registrationNumber ?? "",
-        vatNumber: row.vatNumber ?? "",
+        ...(row.vatNumber ? { vatNumber: row.vatNumber } : {}),
         address,
       };
 }
