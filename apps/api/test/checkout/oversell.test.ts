@@ -18,12 +18,11 @@ import {
   paymentsEnvSchema,
   StripePaymentProvider,
   sandboxEvent,
-  signPayload,
 } from "../../src/providers/payments/index.ts";
 import { stripeOptions } from "../../src/providers/payments/stripe.ts";
 import { accountWithSession, directSessionCookie, insertAccount } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
-import { checkoutHelpers, deliverSandboxEvent } from "../support/checkout.ts";
+import { checkoutHelpers, deliverSandboxEvent, deliverStripeEvent } from "../support/checkout.ts";
 import { SECRET_KEY, startFakeStripe } from "../support/fake-stripe.ts";
 
 /*
@@ -344,16 +343,7 @@ describe("the automatic refund through Stripe (a local fake Stripe)", () => {
       request: { id: null, idempotency_key: null },
       type,
     };
-    const body = JSON.stringify(event);
-    const res = await app.app.inject({
-      method: "POST",
-      url: "/webhooks/stripe",
-      headers: {
-        "content-type": "application/json",
-        "stripe-signature": signPayload(body, WEBHOOK_SECRET, Math.floor(Date.now() / 1000)),
-      },
-      payload: body,
-    });
+    const res = await deliverStripeEvent(app, event, WEBHOOK_SECRET);
     expect(res.statusCode, res.body).toBe(200);
   }
 

@@ -3,11 +3,10 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ledgerEntries, ledgerTransactions, links, orders } from "../../src/db/schema/index.ts";
 import { paymentsEnvSchema } from "../../src/providers/payments/env.ts";
-import { signPayload } from "../../src/providers/payments/signature.ts";
 import { StripePaymentProvider, stripeOptions } from "../../src/providers/payments/stripe.ts";
 import { accountWithSession, errorOf, uniqueEmail } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
-import { checkoutHelpers } from "../support/checkout.ts";
+import { checkoutHelpers, deliverStripeEvent } from "../support/checkout.ts";
 import { PUBLISHABLE_KEY, SECRET_KEY, startFakeStripe } from "../support/fake-stripe.ts";
 
 /*
@@ -88,16 +87,7 @@ const confirm = (
 /** Stripe's webhook deliveries of every event the fake sent so far, then the jobs they queue. */
 async function deliverEvents() {
   for (const event of fake.events.splice(0)) {
-    const body = JSON.stringify(event);
-    const res = await ctx.app.inject({
-      method: "POST",
-      url: "/webhooks/stripe",
-      headers: {
-        "content-type": "application/json",
-        "stripe-signature": signPayload(body, WEBHOOK_SECRET, Math.floor(Date.now() / 1000)),
-      },
-      payload: body,
-    });
+    const res = await deliverStripeEvent(ctx, event, WEBHOOK_SECRET);
     expect(res.statusCode, res.body).toBe(200);
   }
   await ctx.app.services.jobs.worker.runDue();

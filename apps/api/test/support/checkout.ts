@@ -25,6 +25,20 @@ export function deliverSandboxEvent(
   });
 }
 
+/** A Stripe webhook delivery of `event`, signed now with the endpoint's secret (`STRIPE_WEBHOOK_SECRET`). */
+export function deliverStripeEvent(ctx: TestContext, event: unknown, secret: string) {
+  const raw = JSON.stringify(event);
+  return ctx.app.inject({
+    method: "POST",
+    url: "/webhooks/stripe",
+    headers: {
+      "content-type": "application/json",
+      "stripe-signature": signPayload(raw, secret, Math.floor(Date.now() / 1000)),
+    },
+    payload: raw,
+  });
+}
+
 /** A creator's link, a buyer's checkout and a sandbox payment, through the API as clients do it. */
 export function checkoutHelpers(context: () => TestContext) {
   const call = (method: "GET" | "POST" | "PATCH", url: string, payload?: object, cookie?: string) =>
