@@ -101,6 +101,8 @@ export function decideVat(input: VatInput): VatDecision | VatNeedsConfirmation {
   const billing = input.billingCountry;
   if (!isIsoCountryCode(billing))
     throw new VatRuleError(`not a country code: ${billing}`, "unknown-billing-country");
+  // The null test is there for the types.
+  // Stryker disable next-line ConditionalExpression: equivalent, isIsoCountryCode(null) is false too
   const card = input.cardCountry !== null && isIsoCountryCode(input.cardCountry) ? input.cardCountry : null;
   const { vatNumber, platformCountry } = input;
   if (
@@ -126,6 +128,8 @@ export function decideVat(input: VatInput): VatDecision | VatNeedsConfirmation {
   const evidence = decideCountry(billing, card, input);
   if ("needsConfirmation" in evidence) return evidence;
   const country = evidence.decidedCountry;
+  // The test narrows the type.
+  // Stryker disable next-line ConditionalExpression: equivalent, null falls to the same "outside" below
   if (country === null) return { scheme: "outside", country: null, rateBps: 0, evidence };
   if (isTaxedCountry(country, input.registeredOutsideEu))
     return { scheme: "standard", country, rateBps: rateOf(country, input.date), evidence };
