@@ -47,6 +47,7 @@ import { Metrics, metricsPlugin } from "./modules/metrics/index.ts";
 import { registerNotificationJobs } from "./modules/notifications/jobs.ts";
 import { notificationRoutes } from "./modules/notifications/routes.ts";
 import { scheduleSalesDigest } from "./modules/notifications/service.ts";
+import { disputeRoutes } from "./modules/orders/disputes/routes.ts";
 import { registerOrderJobs } from "./modules/orders/jobs.ts";
 import { saleRefundRoutes } from "./modules/orders/refunds/routes.ts";
 import { orderRoutes } from "./modules/orders/routes.ts";
@@ -66,6 +67,8 @@ import { registerUpdateJobs } from "./modules/updates/jobs.ts";
 import { updateRoutes } from "./modules/updates/routes.ts";
 import { registerUploadJobs } from "./modules/uploads/cleanup.ts";
 import { uploadRoutes } from "./modules/uploads/routes.ts";
+import { adminDebtRoutes } from "./modules/wallet/debts/routes.ts";
+import { registerDebtJobs } from "./modules/wallet/debts/service.ts";
 import { registerWalletJobs } from "./modules/wallet/jobs.ts";
 import { walletRoutes } from "./modules/wallet/routes.ts";
 import { registerSalesSummaryJobs } from "./modules/wallet/summary/jobs.ts";
@@ -81,6 +84,7 @@ import { registerSandboxIdentityJobs } from "./providers/identity/sandbox/jobs.t
 import { sandboxIdentityRoutes } from "./providers/identity/sandbox/routes.ts";
 import { createMailProvider, type MailProvider } from "./providers/mail/index.ts";
 import { createPaymentProvider, type PaymentProvider } from "./providers/payments/index.ts";
+import { sandboxDisputeRoutes } from "./providers/payments/sandbox/dispute-routes.ts";
 import { registerSandboxPaymentJobs } from "./providers/payments/sandbox/jobs.ts";
 import { sandboxPaymentRoutes } from "./providers/payments/sandbox/routes.ts";
 import { createPayoutProvider, type PayoutProvider } from "./providers/payouts/index.ts";
@@ -244,8 +248,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       receive: (tx, rawBody, headers) => receiveIdentityDelivery(identity, tx, rawBody, headers),
     });
   }
-  registerOrderJobs(registry, { payments });
+  registerOrderJobs(registry, { config, payments });
   registerWalletJobs(registry);
+  registerDebtJobs(registry, { config });
   registerSalesSummaryJobs(registry, { config });
   registerUpdateJobs(registry, { config, mail });
   registerNotificationJobs(registry, { config });
@@ -344,6 +349,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(catalogueRoutes, { db, config, publicCache });
   await app.register(uploadRoutes, { db, config });
   await app.register(walletRoutes, { db, config });
+  await app.register(adminDebtRoutes, { db });
   await app.register(bankAccountRoutes, { db, config });
   const payoutDeps = { db, config, payouts, pokeJobs: authDeps.pokeJobs };
   await app.register(payoutRoutes, payoutDeps);
@@ -354,7 +360,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminOverviewRoutes, { db });
   await app.register(adminReportRoutes, { db, config, publicCache, pokeJobs: authDeps.pokeJobs });
   await app.register(orderRoutes, { db, config, payments, storage, pokeJobs: authDeps.pokeJobs });
-  await app.register(saleRefundRoutes, { db, payments, pokeJobs: authDeps.pokeJobs });
+  await app.register(saleRefundRoutes, { db, config, payments, pokeJobs: authDeps.pokeJobs });
+  await app.register(disputeRoutes, { db });
   await app.register(invoiceRoutes, { db, config });
   await app.register(purchaseRoutes, { db, config, storage, pokeJobs: authDeps.pokeJobs });
   await app.register(updateRoutes, { db, config, pokeJobs: authDeps.pokeJobs });
@@ -372,6 +379,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       db,
       pokeJobs: authDeps.pokeJobs,
       cardCountry: (orderId, country, confirmed) => applyCardCountry(db, config, orderId, country, confirmed),
+      disputeFeeMinor: config.SANDBOX_DISPUTE_FEE_MINOR,
+    });
+    await app.register(sandboxDisputeRoutes, {
+      db,
+      feeMinor: config.SANDBOX_DISPUTE_FEE_MINOR,
+      pokeJobs: authDeps.pokeJobs,
     });
   }
   await app.register(identityRoutes, { db, config, identity });

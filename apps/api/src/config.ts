@@ -155,6 +155,23 @@ const envSchema = z.object({
   PAYOUT_REVIEW_RECENT_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   /** bank_account_changed: the payout's bank account was added less than this many days before it. */
   PAYOUT_REVIEW_BANK_CHANGE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /**
+   * A creator's refund that would leave anyone (the creator, their partner, a referrer) owing more
+   * than this many minor units, because the sale's money was already paid out or claimed, is refused
+   * with the amount; an operator may still refund it (issue 32, decision 042). 0: none.
+   */
+  REFUND_DEBT_LIMIT_MINOR: z.coerce.number().int().min(0).default(0),
+  /** Who bears the payment provider's fee for a chargeback: the sale's creator, or the platform. */
+  DISPUTE_FEE_BORNE_BY: z.enum(["creator", "platform"]).default("creator"),
+  /**
+   * How long after a chargeback opens its evidence is sent to the provider (issue 32): the creator
+   * may add a note on the sale's page until then. Within the hour.
+   */
+  DISPUTE_EVIDENCE_DELAY_MINUTES: z.coerce.number().int().min(0).max(60).default(30),
+  /** The fee the sandbox's card issuer charges for a dispute, in minor units (Stripe: 15.00). */
+  SANDBOX_DISPUTE_FEE_MINOR: z.coerce.number().int().min(0).default(1500),
+  /** How often the reconciliation job compares Stripe Connect balances with the payouts in flight. */
+  CONNECT_RECONCILE_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
   SEED_DEMO: bool(true),
   /** Per client address and window: sign-in, sign-up, password and e-mail sending routes. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),

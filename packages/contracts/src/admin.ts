@@ -26,6 +26,8 @@ export const auditActions = [
   "payouts.export",
   "customers.export",
   "vat.export",
+  /** Issue 32: an operator gave up on a user's debt. */
+  "debt.write_off",
 ] as const;
 export const auditActionSchema = z.enum(auditActions);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -111,6 +111,8 @@ export const sandboxCards = {
   successDE: "4000002760000016",
   successHU: "4000003480000005",
   successUS: "4000008400000000",
+  /** Pays, then the buyer's bank disputes the payment a moment later (issue 32), like Stripe's. */
+  disputed: "4000000000000259",
 } as const;
 
 /** The issuing country the sandbox reports for a card; the plain success card reports none. */

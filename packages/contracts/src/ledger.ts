@@ -38,7 +38,17 @@ export const chartOfAccounts = [
   /** A partner's commission on a creator's sale (the creator's partner programme), then claimable. */
   { name: "partner_pending", holder: "user", mayGoNegative: false },
   { name: "partner_claimable", holder: "user", mayGoNegative: false },
-  /** The platform's share of sales; it bears what a refund cannot take back from a user. */
+  /**
+   * What a user owes the platform (issue 32, decision 042): the part of a reversal (refund, dispute,
+   * clawback of a commission, failed transfer) that their balances no longer held, because the money
+   * had left (withdrawn, claimed, transferred). Never above zero (a CHECK of its own); repaid first
+   * from what next becomes available to them; payouts wait while any currency is in debt.
+   */
+  { name: "debt", holder: "user", mayGoNegative: true },
+  /**
+   * The platform's share of sales (its fee, less referrers' commissions). A user's reversal never
+   * touches it beyond giving back that sale's own fee: what a user cannot cover is their debt.
+   */
   { name: "platform_fees", holder: "platform", mayGoNegative: true },
   /** Money held at the payment provider (an asset: negative while the platform holds buyers' money). */
   { name: "provider", holder: "platform", mayGoNegative: true },
@@ -47,6 +57,14 @@ export const chartOfAccounts = [
    * up): owed back to their buyers until the provider confirms the refund. Never anyone's sale.
    */
   { name: "buyer_refunds", holder: "platform", mayGoNegative: false },
+  /** Debts an operator gave up on (an expense: negative), each written off with a reason, audited. */
+  { name: "debts_written_off", holder: "platform", mayGoNegative: true },
+  /**
+   * The platform's part of disputed sales (the VAT and its fee) while the buyer's bank decides
+   * (issue 32): negative, what comes back if the dispute is won. A lost dispute moves it out of the
+   * VAT owed and the fees, with its credit note, in the same transaction.
+   */
+  { name: "disputes_held", holder: "platform", mayGoNegative: true },
   /**
    * VAT charged on sales, owed to each country's tax authority (issue 22): one account per country
    * the platform may tax (`vat_FR`…), never the creator's money nor the platform's revenue.
@@ -107,11 +125,26 @@ export const transactionKinds = [
   "payout_failed",
   /** An unclaimed commission of a self-referral, taken back by the platform. */
   "commission_void",
+  /** A chargeback (issue 32): the disputed share of a sale taken at once, given back if it is won. */
+  "dispute",
+  "dispute_won",
+  /** The provider's fee for a dispute, borne by the creator (a setting), and its return. */
+  "dispute_fee",
+  "dispute_fee_returned",
+  /** What became available repays a debt first (decision 042). */
+  "debt_repayment",
+  /** An operator gave up on a debt. */
+  "debt_write_off",
 ] as const;
 export type TransactionKind = (typeof transactionKinds)[number];
 
 /** Kinds that move only the platform's accounts: a payment for an order that could not be fulfilled, and its refund. */
-export const platformTransactionKinds = ["payment_unfulfilled", "unfulfilled_refund"] as const;
+export const platformTransactionKinds = [
+  "payment_unfulfilled",
+  "unfulfilled_refund",
+  /** A dispute lost: the VAT and the platform's fee it held leave the VAT owed and the fees. */
+  "dispute_lost",
+] as const;
 
 /** Every kind of ledger transaction: with its reference, it posts each event once. */
 export const ledgerTransactionKinds = [...transactionKinds, ...platformTransactionKinds] as const;

@@ -252,10 +252,16 @@ export const payoutScheduleBodySchema = z.discriminatedUnion("kind", [
 export type PayoutScheduleBody = z.infer<typeof payoutScheduleBodySchema>;
 
 /** What keeps a schedule from paying, told to the creator instead of failing silently. */
-export const payoutScheduleBlockers = ["onboarding", "identity", "suspended", "bank_account"] as const;
+export const payoutScheduleBlockers = [
+  "onboarding",
+  "identity",
+  "suspended",
+  "bank_account",
+  "debt",
+] as const;
 export const payoutScheduleBlockerSchema = z.object({
   code: z.enum(payoutScheduleBlockers),
-  /** bank_account: the currency with a balance and no account that takes it. */
+  /** bank_account: the currency with a balance and no account that takes it; debt: the currency owed. */
   currency: currencySchema.optional(),
 });
 
@@ -314,11 +320,24 @@ export const transferListSchema = z.object({
 });
 export type TransferList = z.infer<typeof transferListSchema>;
 
+/** A debt in one currency: how much is owed, since when, and what caused it. */
+export const debtSummarySchema = z.object({
+  currency: currencySchema,
+  /** What is owed, in minor units (positive). */
+  amount: z.number().int().positive(),
+  since: z.iso.datetime(),
+  /** The reversals it is made of: refunds and disputes of sales (their order), a dispute's fee. */
+  causes: z.array(z.enum(["refund", "dispute", "dispute_fee"])),
+});
+export type DebtSummary = z.infer<typeof debtSummarySchema>;
+
 /** What stands between the account and a withdrawal, in the order they are to be done. */
 export const payoutBlockers = [
   "onboarding",
   "identity",
   "bank_account",
+  /** The account owes money in some currency (issue 32): repaid from its next sales first. */
+  "debt",
   "open_payout",
   "below_minimum",
 ] as const;
@@ -350,6 +369,11 @@ export const payoutEligibilitySchema = z.object({
    * wrote it; its payouts and its links' sales are paused until it is reinstated. Null when none.
    */
   suspension: z.object({ reason: z.string(), since: z.iso.datetime() }).nullable().default(null),
+  /**
+   * What the account owes (issue 32, decision 042), per currency: a refund or a chargeback that
+   * found the money already paid out. Positive amounts; no payout leaves while any is owed.
+   */
+  debts: z.array(debtSummarySchema).default([]),
 });
 export type PayoutEligibility = z.infer<typeof payoutEligibilitySchema>;
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { currencySchema } from "./business-rules.ts";
 import { orderStatusSchema } from "./checkout.ts";
+import { disputeViewSchema } from "./disputes.ts";
 import { payoutStatusSchema } from "./payouts.ts";
 
 /*
@@ -66,6 +67,12 @@ export const saleViewSchema = z.object({
   refundableMinor: z.number().int(),
   /** The end of the link's refund window for this sale; null when the sale was never paid. */
   refundableUntil: z.iso.datetime().nullable(),
+  /** The window the buyer was shown at checkout, fixed on the sale (issue 32). */
+  refundWindowDays: z.number().int(),
+  /** What chargebacks hold (open) or took (lost) of the total (issue 32). */
+  disputedMinor: z.number().int(),
+  /** The buyer's bank's disputes of this sale, oldest first. */
+  disputes: z.array(disputeViewSchema),
   refunds: z.array(refundViewSchema),
   /** The VAT in the total (issue 22): not the creator's money, set apart before the fee. */
   vatMinor: z.number().int(),

@@ -23,6 +23,11 @@ export const walletBalanceSchema = z.object({
   /** Commissions of creators' partner programmes: in the hold, then claimable (POST /programmes/claim). */
   partnerPending: z.number().int(),
   partnerClaimable: z.number().int(),
+  /**
+   * What the user owes (issue 32): negative, or 0. A refund or a dispute that found the money
+   * already gone; repaid first from what next becomes available, and payouts wait until then.
+   */
+  debt: z.number().int().max(0),
 });
 
 /** How many held sales GET /wallet lists, the soonest available first (the pending balance counts all). */

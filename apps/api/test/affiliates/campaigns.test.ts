@@ -357,26 +357,26 @@ describe("commissions", () => {
     expect((await earnings(referrer)).items.map((e) => e.status)).toEqual(["claimed", "claimed"]);
   });
 
-  it("a refund after the claim leaves the commission with the referrer; the unclaimed one stays claimable", async () => {
+  it("a refund after the claim takes the commission back from the referrer's wallet; the unclaimed one stays claimable", async () => {
     const third = await sale(seller, 2000);
     await release([third]);
     expect(await balance(referrer.id, "affiliate_claimable")).toBe(40);
     const available = await balance(referrer.id, "available");
 
     await refund(sold[0] ?? "");
-    // The claimed 0.40 is borne by the platform: neither the wallet nor the next claim pays it.
-    expect(await balance(referrer.id, "available")).toBe(available);
+    // The claimed 0.40 comes back from the referrer (decision 042), never from the next claim.
+    expect(await balance(referrer.id, "available")).toBe(available - 40);
     expect(await balance(referrer.id, "affiliate_claimable")).toBe(40);
     const campaigns = await expectFiguresMatchLedger(referrer);
     const shop = campaigns.items.find((c) => c.id === campaign.id);
-    expect(shop).toMatchObject({ sales: 2, claimed: [{ currency: "EUR", amount: 61 }] });
+    expect(shop).toMatchObject({ sales: 2, claimed: [{ currency: "EUR", amount: 21 }] });
     const status = new Map((await earnings(referrer)).items.map((e) => [e.orderId, e.status]));
-    expect(status.get(sold[0] ?? "")).toBe("claimed");
+    expect(status.get(sold[0] ?? "")).toBe("reversed");
 
     const res = await claim(referrer);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<ClaimResponse>().amount).toBe(40);
-    expect(await balance(referrer.id, "available")).toBe(available + 40);
+    expect(await balance(referrer.id, "available")).toBe(available);
     sold.push(third);
   });
 
@@ -436,8 +436,9 @@ describe("commissions", () => {
     expect(res.body).not.toContain(seller.id);
     const rachel = res.json<ReferralList>().items.find((r) => r.account === `r•••@example.test`);
     expect(rachel).toMatchObject({ campaignId: campaign.id, sales: 2 });
-    // 0.40 + 0.21 claimed, 0.40 refunded after the claim (kept), 0.40 claimed; 0.60 reversed is not.
-    expect(rachel?.earned).toEqual([{ currency: "EUR", amount: 101 }]);
+    // 0.21 and 0.40 claimed; 0.40 refunded after its claim was taken back (decision 042), and 0.60
+    // reversed in the hold, are not earned.
+    expect(rachel?.earned).toEqual([{ currency: "EUR", amount: 61 }]);
     const joined = new Date(rachel?.joinedAt ?? "");
     const until = new Date(joined);
     until.setUTCMonth(until.getUTCMonth() + 12);

@@ -387,7 +387,7 @@ describe("refunds and restarts", () => {
 });
 
 describe("a refund after the money has left", () => {
-  it("takes back what is still there; the platform bears what was withdrawn or claimed", async () => {
+  it("takes back what is still there; what was withdrawn or claimed is its owner's debt, never the platform's", async () => {
     const { cookie: adminCookie } = await accountWithSession(ctx.database, {
       onboarded: true,
       role: "admin",
@@ -440,11 +440,15 @@ describe("a refund after the money has left", () => {
     expect(refund.statusCode).toBe(202);
     await runJobs();
     expect((await status(started)).status).toBe("refunded");
-    // 300 taken back from the creator; 1500 (paid out) and 40 (claimed) borne by the platform.
+    // 300 taken back from the creator, who owes the 1500 paid out (decision 042); the referrer's
+    // claimed 40 comes back out of their wallet (a debt at once repaid from it).
     expect(await balance(seller.id, "available")).toBe(0);
+    expect(await balance(seller.id, "debt")).toBe(-1500);
     expect(await balance(referrer.id, "affiliate_claimable")).toBe(0);
-    expect(await balance(referrer.id, "available")).toBe(40);
-    expect(await balance("platform", "platform_fees")).toBe(feesBefore - 160 - 1500 - 40);
+    expect(await balance(referrer.id, "available")).toBe(0);
+    expect(await balance(referrer.id, "debt")).toBe(0);
+    // The platform gives back its own fee, nothing more.
+    expect(await balance("platform", "platform_fees")).toBe(feesBefore - 160);
     expect(await auditLedger(ctx.database.db)).toEqual({
       unbalancedTransactions: [],
       balancesNotMatchingEntries: [],
@@ -461,6 +465,7 @@ describe("a payment provider that cannot be reached", () => {
         createPayment: () => Promise.reject(new Error("connect ECONNREFUSED")),
         parseWebhook: () => null,
         refund: () => Promise.resolve(),
+        submitDisputeEvidence: () => Promise.resolve(),
       },
     });
     try {

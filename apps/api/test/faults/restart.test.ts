@@ -274,6 +274,7 @@ describe.skipIf(dbKind !== "postgres")("the API killed (SIGKILL) at random point
         affiliateClaimable: 0,
         partnerPending: 0,
         partnerClaimable: 0,
+        debt: 0,
       };
       // A currency whose every balance is zero is not shown.
       expect(wallet.balances.find((b) => b.currency === "EUR") ?? zero).toEqual({
@@ -285,6 +286,7 @@ describe.skipIf(dbKind !== "postgres")("the API killed (SIGKILL) at random point
         affiliateClaimable: 0,
         partnerPending: 0,
         partnerClaimable: 0,
+        debt: 0,
       });
       expect(ledger("in_transit")).toBe(0);
       expect(ledger("affiliate_claimable")).toBe(0);

@@ -57,8 +57,14 @@ const params: MailTemplateParams = {
   "payout-failed": { url, amount: "€15.00", reason: "Account closed & returned", byOperator: false },
   "payout-schedule-blocked": {
     url,
-    blocked: [{ code: "identity" }, { code: "bank_account", currency: "GBP" }],
+    blocked: [
+      { code: "identity" },
+      { code: "bank_account", currency: "GBP" },
+      { code: "debt", currency: "EUR" },
+    ],
   },
+  "debt-incurred": { url, amount: "€75.00", cause: "refund" },
+  "dispute-opened": { url, title: "Sunset pack", amount: "€15.00", dueBy: "5 December 2026" },
 };
 
 /** Every text of a catalogue by its dotted key: "reset-password.expires.one" → "…". */

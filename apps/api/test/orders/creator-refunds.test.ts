@@ -148,8 +148,8 @@ describe(`refunds by the creator (${dbKind})`, () => {
       expect((await refund(sold.orderId, body)).statusCode).toBe(400);
     }
 
-    // The link's window is over for this sale (0 days: no refunds by the creator).
-    await ctx.database.db.update(links).set({ refundWindowDays: 0 }).where(eq(links.id, sold.link.id));
+    // The window fixed on this sale is over (0 days: no refunds by the creator).
+    await ctx.database.db.update(orders).set({ refundWindowDays: 0 }).where(eq(orders.id, sold.orderId));
     expect((await sale(sold.orderId)).json<SaleView>()).toMatchObject({ refundableMinor: 0 });
     const closed = await refund(sold.orderId, { amountMinor: 100, reason });
     expect(closed.statusCode).toBe(409);
@@ -185,7 +185,7 @@ describe(`refunds by the creator (${dbKind})`, () => {
         throw new StripeRequestError("charge_already_refunded", { retryable: false, statusCode: 400 });
       },
     };
-    const deps = { db: ctx.database.db, payments: refusing, pokeJobs: () => {} };
+    const deps = { db: ctx.database.db, config: ctx.config, payments: refusing, pokeJobs: () => {} };
     const ask = {
       by: "creator" as const,
       creatorId: creator.id,

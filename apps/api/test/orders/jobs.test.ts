@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.ts";
 import { JobRegistry } from "../../src/jobs/index.ts";
+import { disputeNoticeJob, submitEvidenceJob } from "../../src/modules/orders/disputes/service.ts";
 import { releaseHoldJob } from "../../src/modules/orders/events.ts";
 import { registerOrderJobs } from "../../src/modules/orders/jobs.ts";
 import { askRefundJob } from "../../src/modules/orders/refunds/service.ts";
@@ -9,9 +11,18 @@ import type { PaymentProvider } from "../../src/providers/payments/types.ts";
 describe("the order jobs", () => {
   it("registers the hold release, the unfulfilled refund and a refund's second ask, with their payload schemas", () => {
     const registry = new JobRegistry();
-    registerOrderJobs(registry, { payments: {} as PaymentProvider });
+    registerOrderJobs(registry, {
+      config: loadConfig({ APP_SECRET: "x".repeat(32) }),
+      payments: {} as PaymentProvider,
+    });
     expect(registry.kinds().sort()).toEqual(
-      [releaseHoldJob.kind, refundUnfulfilledJob.kind, askRefundJob.kind].sort(),
+      [
+        releaseHoldJob.kind,
+        refundUnfulfilledJob.kind,
+        askRefundJob.kind,
+        submitEvidenceJob.kind,
+        disputeNoticeJob.kind,
+      ].sort(),
     );
     expect(registry.kinds()).toEqual(
       expect.arrayContaining(["orders.release-hold", "orders.refund-unfulfilled", "orders.ask-refund"]),

@@ -35,12 +35,15 @@ const env = () => ({
 function memoryStore(): PayoutProviderStore & { accounts: Map<string, string>; banks: Map<string, string> } {
   const accounts = new Map<string, string>();
   const banks = new Map<string, string>();
+  const manual = new Set<string>();
   return {
     accounts,
     banks,
     connectAccountOf: async (userId) => accounts.get(userId) ?? null,
     saveConnectAccount: async (userId, id) => void accounts.set(userId, id),
     saveExternalAccount: async (bankAccountId, id) => void banks.set(bankAccountId, id),
+    manualPayoutsSet: async (userId) => manual.has(userId),
+    markManualPayouts: async (userId) => void manual.add(userId),
     bankAnswersLater: async () => {
       throw new Error("only the sandbox's bank answers later");
     },

@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { BankAccount, Currency, PayoutDetail } from "@salelink/contracts";
 import { and, eq } from "drizzle-orm";
 import { expect } from "vitest";
-import { bankAccounts, ledgerBalances, links, payouts, reports, users } from "../../src/db/schema/index.ts";
+import {
+  bankAccounts,
+  ledgerBalances,
+  links,
+  orders,
+  payouts,
+  reports,
+  users,
+} from "../../src/db/schema/index.ts";
 import { auditLedger, post } from "../../src/modules/wallet/ledger.ts";
 import { holdReleased, orderPaid, orderRefunded, splitSale } from "../../src/modules/wallet/postings.ts";
 import { directSessionCookie, insertAccount, insertApprovedIdentity } from "../support/accounts.ts";
@@ -35,10 +43,36 @@ export function payoutCalls(ctx: TestContext) {
   const credit = (userId: string, grossMinor: number, currency: Currency = "EUR") =>
     creditReleasedSale(ctx.database.db, userId, grossMinor, currency);
 
-  /** A released sale of which a part was refunded just now. */
+  /** A released sale of which a part was refunded just now: the order and its ledger. */
   async function refundedSale(userId: string, grossMinor = 2000) {
+    const link = await insertLink(userId);
+    const now = new Date();
+    const [order] = await ctx.database.db
+      .insert(orders)
+      .values({
+        linkId: link,
+        creatorId: userId,
+        buyerEmail: "buyer@example.test",
+        locale: "en",
+        status: "paid",
+        currency: "EUR",
+        priceMinor: grossMinor,
+        totalMinor: grossMinor,
+        provider: "sandbox",
+        checkoutSecretHash: randomUUID(),
+        feeMinor: 0,
+        netMinor: grossMinor,
+        paidAt: now,
+        availableAt: now,
+        releasedAt: now,
+        refundedMinor: grossMinor / 2,
+        refundedNetMinor: grossMinor / 2,
+        lastRefundedAt: now,
+      })
+      .returning({ id: orders.id });
+    if (!order) throw new Error("order not inserted");
     const facts = {
-      orderId: randomUUID(),
+      orderId: order.id,
       creatorId: userId,
       referrerId: null,
       partnerId: null,
@@ -53,8 +87,7 @@ export function payoutCalls(ctx: TestContext) {
     });
   }
 
-  /** A link of the creator's, reported just now (open). */
-  async function reportedLink(userId: string) {
+  async function insertLink(userId: string): Promise<string> {
     const [link] = await ctx.database.db
       .insert(links)
       .values({
@@ -66,9 +99,15 @@ export function payoutCalls(ctx: TestContext) {
       })
       .returning({ id: links.id });
     if (!link) throw new Error("link not inserted");
+    return link.id;
+  }
+
+  /** A link of the creator's, reported just now (open). */
+  async function reportedLink(userId: string) {
+    const link = await insertLink(userId);
     await ctx.database.db
       .insert(reports)
-      .values({ linkId: link.id, reason: "other", message: "Suspicious", reporterKey: randomUUID() });
+      .values({ linkId: link, reason: "other", message: "Suspicious", reporterKey: randomUUID() });
   }
 
   async function addBank(cookie: string, body: object = { holderName: "Ada Lovelace", iban: IBAN }) {

@@ -229,6 +229,8 @@ describe(`Stripe Connect payouts (${dbKind})`, () => {
       connectAccountOf: async () => null,
       saveConnectAccount: async (_user, id) => void saved.push(id),
       saveExternalAccount: async (_bank, id) => void saved.push(id),
+      manualPayoutsSet: async () => false,
+      markManualPayouts: async () => undefined,
       bankAnswersLater: async () => {
         throw new Error("only the sandbox's bank answers later");
       },

@@ -131,6 +131,7 @@ describe(`withdrawals (${dbKind})`, () => {
       ],
       provider: "manual",
       suspension: null,
+      debts: [],
     });
     const c = await creator({ balance: 2500 });
     const ready = (await call("GET", "/profile/payout", c.cookie)).json<PayoutEligibility>();

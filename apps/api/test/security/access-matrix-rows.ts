@@ -2,6 +2,7 @@ import { type Caller, newParty, type Party, type World } from "./access-fixtures
 import type { Row } from "./access-rows.ts";
 import { accountRows } from "./access-rows-account.ts";
 import { customerRows } from "./access-rows-customers.ts";
+import { disputeRows } from "./access-rows-disputes.ts";
 import { invoiceRows } from "./access-rows-invoices.ts";
 import { notificationRows } from "./access-rows-notifications.ts";
 import { partnerRows } from "./access-rows-partners.ts";
@@ -21,6 +22,7 @@ export const matrixRows: Record<string, Row> = {
   ...customerRows,
   ...updateRows,
   ...invoiceRows,
+  ...disputeRows,
 };
 
 /** The owner goes last: its call may change what the others must be refused. */

@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 import { text } from "node:stream/consumers";
 import { signPayload } from "../../src/providers/payments/signature.ts";
 import { confirmationRoutes, PUBLISHABLE_KEY } from "./fake-stripe-confirm.ts";
+import { connectRoutes } from "./fake-stripe-connect.ts";
+import { disputeRoutes } from "./fake-stripe-disputes.ts";
 
 export { fakeStripeCards, PUBLISHABLE_KEY } from "./fake-stripe-confirm.ts";
 
@@ -28,34 +30,35 @@ interface StripeErrorBody {
 
 /**
  * Just enough of Stripe's v1 API for the SDK, on a free local port: form-encoded POSTs to create
- * PaymentIntents and Refunds, and for Connect payouts Custom accounts, their external bank
- * accounts, Transfers and Payouts (on a connected account, named by the Stripe-Account header);
- * Bearer authentication, and idempotency keys as Stripe honours them (the same key replays the first
- * answer; the same key with other parameters is refused; keys are scoped to the account acted on).
- * Server-side confirmation with ConfirmationTokens is in fake-stripe-confirm.ts. Every event it
- * would send is kept in `events`; with `webhook`, it is also delivered there, signed like Stripe's.
+ * PaymentIntents and Refunds; Bearer authentication, and idempotency keys as Stripe honours them (the
+ * same key replays the first answer; the same key with other parameters is refused; keys are scoped
+ * to the account acted on). Server-side confirmation with ConfirmationTokens is in
+ * fake-stripe-confirm.ts, disputes in fake-stripe-disputes.ts, Connect (accounts, bank accounts,
+ * transfers and their reversals, balances, payouts) in fake-stripe-connect.ts. Every event it would
+ * send is kept in `events`; with `webhook`, it is also delivered there, signed like Stripe's.
  */
 export async function startFakeStripe(
   options: { port?: number; webhook?: { url: string; secret: string } } = {},
 ) {
   const intents = new Map<string, Record<string, unknown>>();
   const refunds = new Map<string, Record<string, unknown>>();
-  const accounts = new Map<string, Record<string, unknown>>();
-  const externalAccounts = new Map<string, Record<string, unknown>>();
-  const transfers = new Map<string, Record<string, unknown>>();
-  const payouts = new Map<string, Record<string, unknown>>();
   const requests: SeenRequest[] = [];
   const idempotent = new Map<string, { fingerprint: string; status: number; body: unknown }>();
-  /** Answers served to the next requests, before anything else, as an outage or a decline would. */
-  const failures: { status: number; error: StripeErrorBody }[] = [];
+  /**
+   * Answers served to the next requests, before anything else, as an outage or a decline would; one
+   * with a `route` ("POST /v1/payouts", or a pattern of such) waits for the next request to that route.
+   */
+  const failures: { status: number; error: StripeErrorBody; route?: string | RegExp }[] = [];
   let sequence = 0;
   const nextId = (prefix: string) => `${prefix}_fake${String(++sequence).padStart(6, "0")}`;
   const events: Record<string, unknown>[] = [];
   const deliveries: Promise<void>[] = [];
-  const deliver = (type: string, object: Record<string, unknown>) => {
+  /** `account`: the connected account a Connect event happened on, at the event's top level. */
+  const deliver = (type: string, object: Record<string, unknown>, account?: string) => {
     const event = {
       id: nextId("evt"),
       object: "event",
+      ...(account ? { account } : {}),
       type,
       created: Math.floor(Date.now() / 1000),
       livemode: false,
@@ -133,6 +136,12 @@ export async function startFakeStripe(
         code: "resource_missing",
         message: `No such payment_intent: '${params.payment_intent}'`,
       });
+    if (disputes.chargedBack(String(intent.id)))
+      return stripeError(400, {
+        type: "invalid_request_error",
+        code: "charge_disputed",
+        message: `Charge ${String(intent.latest_charge)} has been charged back; cannot issue a refund.`,
+      });
     const amount = params.amount === undefined ? Number(intent.amount) : Number(params.amount);
     if (amount > Number(intent.amount))
       return stripeError(400, {
@@ -159,182 +168,16 @@ export async function startFakeStripe(
         .filter(([k]) => k.startsWith("metadata["))
         .map(([k, v]) => [k.slice("metadata[".length, -1), v]),
     );
-  const now = () => Math.floor(Date.now() / 1000);
   const missing = (what: string, id: string | undefined) =>
     stripeError(404, {
       type: "invalid_request_error",
       code: "resource_missing",
       message: `No such ${what}: '${id ?? ""}'`,
     });
-  const positiveAmount = (params: Record<string, string>) => {
-    const amount = Number(params.amount);
-    return Number.isInteger(amount) && amount > 0 ? amount : null;
-  };
 
   const confirmations = confirmationRoutes({ intents, nextId, stripeError, missing, deliver });
-
-  const createAccount = (params: Record<string, string>) => {
-    if (params.type !== "custom" || !params.country)
-      return stripeError(400, {
-        type: "invalid_request_error",
-        code: "parameter_missing",
-        message: "Missing required param: country.",
-      });
-    const account = {
-      id: nextId("acct"),
-      object: "account",
-      type: params.type,
-      country: params.country,
-      business_type: params.business_type ?? null,
-      capabilities: { transfers: params["capabilities[transfers][requested]"] === "true" ? "pending" : null },
-      metadata: metadataOf(params),
-      created: now(),
-    };
-    accounts.set(account.id, account);
-    return { status: 200, body: account };
-  };
-
-  /*
-   * Roughly Stripe's checks of a bank account given as a dictionary: a country/currency pairing it
-   * pays out (here: USD in the US, GBP or EUR in the UK, CHF or EUR in Switzerland, EUR elsewhere);
-   * in the US an ABA routing number (nine digits, its check digit) and 4 to 17 digits of account
-   * number; in the UK a six-digit sort code and an eight-digit account number, or an IBAN; elsewhere an
-   * IBAN of that country.
-   */
-  const payoutCurrencies: Record<string, string[]> = { US: ["usd"], GB: ["gbp", "eur"], CH: ["chf", "eur"] };
-  const abaValid = (routing: string) => {
-    if (!/^\d{9}$/.test(routing)) return false;
-    const d = [...routing].map(Number);
-    const weights = [3, 7, 1, 3, 7, 1, 3, 7, 1];
-    return d.reduce((sum, digit, i) => sum + digit * (weights[i] ?? 0), 0) % 10 === 0;
-  };
-  const invalidBank = (code: string, message: string) =>
-    stripeError(400, { type: "invalid_request_error", code, message });
-  const bankAccountProblem = (params: Record<string, string>) => {
-    const country = params["external_account[country]"] ?? "";
-    const currency = params["external_account[currency]"] ?? "";
-    const number = params["external_account[account_number]"] ?? "";
-    const routing = params["external_account[routing_number]"];
-    const type = params["external_account[account_type]"];
-    if (!/^[A-Z]{2}$/.test(country))
-      return invalidBank("parameter_missing", "Missing required param: external_account[country].");
-    if (!(payoutCurrencies[country] ?? ["eur"]).includes(currency))
-      return invalidBank(
-        "invalid_request_error",
-        `Currency ${currency} is not supported for bank accounts in ${country}.`,
-      );
-    if (country === "US") {
-      if (!routing || !abaValid(routing))
-        return invalidBank(
-          "routing_number_invalid",
-          "Routing number must have 9 digits and a valid check digit.",
-        );
-      if (!/^\d{4,17}$/.test(number))
-        return invalidBank(
-          "account_number_invalid",
-          "The account number you provided appears to be invalid.",
-        );
-      if (type !== undefined && type !== "checking" && type !== "savings")
-        return invalidBank("invalid_request_error", `Invalid account_type: ${type}.`);
-      return null;
-    }
-    if (country === "GB" && routing !== undefined) {
-      if (!/^\d{6}$/.test(routing))
-        return invalidBank("routing_number_invalid", "The sort code you provided appears to be invalid.");
-      if (!/^\d{8}$/.test(number))
-        return invalidBank(
-          "account_number_invalid",
-          "The account number you provided appears to be invalid.",
-        );
-      return null;
-    }
-    if (!/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(number) || !number.startsWith(country))
-      return invalidBank("invalid_bank_account_iban", "The IBAN you provided appears to be invalid.");
-    return null;
-  };
-
-  const createExternalAccount = (accountId: string, params: Record<string, string>) => {
-    if (!accounts.has(accountId)) return missing("account", accountId);
-    const problem = bankAccountProblem(params);
-    if (problem) return problem;
-    const number = params["external_account[account_number]"] ?? "";
-    const bank = {
-      id: nextId("ba"),
-      object: "bank_account",
-      account: accountId,
-      country: params["external_account[country]"],
-      currency: params["external_account[currency]"],
-      routing_number: params["external_account[routing_number]"] ?? null,
-      account_type: params["external_account[account_type]"] ?? null,
-      account_holder_name: params["external_account[account_holder_name]"] ?? null,
-      last4: number.slice(-4),
-      metadata: metadataOf(params),
-    };
-    externalAccounts.set(bank.id, bank);
-    return { status: 200, body: bank };
-  };
-
-  const createTransfer = (params: Record<string, string>) => {
-    const amount = positiveAmount(params);
-    if (amount === null)
-      return stripeError(400, { type: "invalid_request_error", message: "Invalid integer: amount" });
-    if (!accounts.has(params.destination ?? "")) return missing("destination", params.destination);
-    const transfer = {
-      id: nextId("tr"),
-      object: "transfer",
-      amount,
-      currency: params.currency,
-      destination: params.destination,
-      transfer_group: params.transfer_group ?? null,
-      metadata: metadataOf(params),
-      created: now(),
-    };
-    transfers.set(transfer.id, transfer);
-    return { status: 200, body: transfer };
-  };
-
-  const createPayout = (stripeAccount: string | undefined, params: Record<string, string>) => {
-    const amount = positiveAmount(params);
-    if (amount === null)
-      return stripeError(400, { type: "invalid_request_error", message: "Invalid integer: amount" });
-    if (!stripeAccount || !accounts.has(stripeAccount)) return missing("account", stripeAccount);
-    const bank = externalAccounts.get(params.destination ?? "");
-    if (!bank || bank.account !== stripeAccount) return missing("external account", params.destination);
-    if (bank.currency !== params.currency)
-      return stripeError(400, {
-        type: "invalid_request_error",
-        code: "invalid_request_error",
-        message: `The currency of the bank account (${String(bank.currency)}) does not match the currency of the payout (${params.currency}).`,
-      });
-    // What the platform transferred to the account and has not paid out yet.
-    const transferred = [...transfers.values()]
-      .filter((t) => t.destination === stripeAccount && t.currency === params.currency)
-      .reduce((sum, t) => sum + Number(t.amount), 0);
-    const paidOut = [...payouts.values()]
-      .filter((p) => p.account === stripeAccount && p.currency === params.currency)
-      .reduce((sum, p) => sum + Number(p.amount), 0);
-    if (amount > transferred - paidOut)
-      return stripeError(400, {
-        type: "invalid_request_error",
-        code: "balance_insufficient",
-        message: "You have insufficient funds in your Stripe account for this transfer.",
-      });
-    const payout = {
-      id: nextId("po"),
-      object: "payout",
-      account: stripeAccount,
-      amount,
-      currency: params.currency,
-      destination: bank.id,
-      status: "pending",
-      failure_code: null,
-      failure_message: null,
-      metadata: metadataOf(params),
-      created: now(),
-    };
-    payouts.set(payout.id, payout);
-    return { status: 200, body: payout };
-  };
+  const connect = connectRoutes({ nextId, stripeError, missing, metadataOf, deliver });
+  const disputes = disputeRoutes({ intents, nextId, stripeError, missing, metadataOf, deliver });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://fake-stripe");
@@ -345,7 +188,8 @@ export async function startFakeStripe(
       authorization: req.headers.authorization,
       idempotencyKey: req.headers["idempotency-key"] as string | undefined,
       stripeAccount: req.headers["stripe-account"] as string | undefined,
-      params: Object.fromEntries(new URLSearchParams(raw)),
+      // The SDK sends a GET's parameters (a list's filters) in the query string.
+      params: Object.fromEntries(req.method === "GET" ? url.searchParams : new URLSearchParams(raw)),
     };
     requests.push(seen);
     const route = `${seen.method} ${seen.path}`;
@@ -365,7 +209,10 @@ export async function startFakeStripe(
         error: { type: "invalid_request_error", message: `Invalid API Key provided: ${given}` },
       });
     }
-    const failure = failures.shift();
+    const failing = failures.findIndex((f) =>
+      f.route instanceof RegExp ? f.route.test(route) : f.route === undefined || f.route === route,
+    );
+    const [failure] = failing === -1 ? [] : failures.splice(failing, 1);
     if (failure) return answer(res, failure.status, { error: failure.error });
 
     const fingerprint = `${seen.method} ${seen.path}\n${raw}`;
@@ -384,26 +231,21 @@ export async function startFakeStripe(
       return answer(res, replay.status, replay.body);
     }
 
-    const externalAccountsOf = /^POST \/v1\/accounts\/([^/]+)\/external_accounts$/.exec(route);
     const result =
       confirmations.handle(route, seen.params) ??
+      connect.handle(route, seen.params, seen.stripeAccount) ??
+      disputes.handle(route, seen.params) ??
       (route === "POST /v1/payment_intents"
         ? createIntent(seen.params)
         : route === "POST /v1/refunds"
           ? createRefund(seen.params)
-          : route === "POST /v1/accounts"
-            ? createAccount(seen.params)
-            : externalAccountsOf?.[1]
-              ? createExternalAccount(decodeURIComponent(externalAccountsOf[1]), seen.params)
-              : route === "POST /v1/transfers"
-                ? createTransfer(seen.params)
-                : route === "POST /v1/payouts"
-                  ? createPayout(seen.stripeAccount, seen.params)
-                  : stripeError(404, {
-                      type: "invalid_request_error",
-                      message: `Unrecognized request URL (${seen.method}: ${seen.path})`,
-                    }));
-    if (scopedKey && result.status < 500) idempotent.set(scopedKey, { fingerprint, ...result });
+          : stripeError(404, {
+              type: "invalid_request_error",
+              message: `Unrecognized request URL (${seen.method}: ${seen.path})`,
+            }));
+    // The answer as it was then: a replay does not show what happened to the object since.
+    if (scopedKey && result.status < 500)
+      idempotent.set(scopedKey, { fingerprint, status: result.status, body: structuredClone(result.body) });
     return answer(res, result.status, result.body);
   };
 
@@ -418,23 +260,42 @@ export async function startFakeStripe(
     url: `http://127.0.0.1:${port}`,
     intents,
     refunds,
-    accounts,
-    externalAccounts,
-    transfers,
-    payouts,
+    /** Connected accounts; `settings.payouts.schedule.interval` is each one's payout schedule. */
+    accounts: connect.accounts,
+    externalAccounts: connect.externalAccounts,
+    transfers: connect.transfers,
+    /** Transfer reversals (`trr_…`), by id. */
+    reversals: connect.reversals,
+    payouts: connect.payouts,
+    disputes: disputes.disputes,
     requests,
     failures,
     events,
     confirmationTokens: confirmations.tokens,
+    /**
+     * Test helper: the buyer's issuer disputes a succeeded PaymentIntent (all it took, unless
+     * `amount`): a chargeback (`needs_response`, the amount and `fee` withdrawn) or, with `inquiry`,
+     * an inquiry (`warning_needs_response`, nothing withdrawn). Sends `charge.dispute.created` and, for
+     * a chargeback, `charge.dispute.funds_withdrawn`. Answers the dispute (also in `disputes`).
+     */
+    dispute: disputes.open,
+    /**
+     * Test helper: the network decides a dispute (an inquiry closes as `warning_closed`). A chargeback
+     * won gives the amount back, and the fee with `feeReturned` (`charge.dispute.funds_reinstated`);
+     * always `charge.dispute.closed`.
+     */
+    closeDispute: disputes.close,
+    /** Test helper: the bank took a pending payout (`payout.paid`, a Connect event). */
+    payPayout: connect.payPayout,
+    /** Test helper: the bank sent a pending payout back (`payout.failed`, a Connect event). */
+    failPayout: connect.failPayout,
     /** Resolves once every webhook delivery started so far has been answered. */
     delivered: () => Promise.all(deliveries).then(() => undefined),
     reset() {
       intents.clear();
       refunds.clear();
-      accounts.clear();
-      externalAccounts.clear();
-      transfers.clear();
-      payouts.clear();
+      connect.clear();
+      disputes.disputes.clear();
       requests.length = 0;
       idempotent.clear();
       failures.length = 0;

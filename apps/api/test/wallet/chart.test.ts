@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import {
   chartOfAccounts,
   holderOf,
@@ -27,9 +29,13 @@ describe("the chart of accounts", () => {
       "affiliate_claimable",
       "partner_pending",
       "partner_claimable",
+      // What a user owes when a reversal found their money gone (issue 32).
+      "debt",
       "platform_fees",
       "provider",
       "buyer_refunds",
+      "debts_written_off",
+      "disputes_held",
       // One VAT liability per country the platform may tax (issue 22).
       ...vatCountries.map((c) => `vat_${c}`),
     ]);
@@ -46,11 +52,14 @@ describe("the chart of accounts", () => {
       "affiliate_claimable",
       "partner_pending",
       "partner_claimable",
+      "debt",
     ]);
     expect(platformAccounts).toEqual([
       "platform_fees",
       "provider",
       "buyer_refunds",
+      "debts_written_off",
+      "disputes_held",
       ...vatCountries.map((c) => `vat_${c}`),
     ]);
     expect(holderOf("vat_FR")).toBe("platform");
@@ -60,9 +69,9 @@ describe("the chart of accounts", () => {
     expect(() => holderOf("nobody" as never)).toThrow(RangeError);
   });
 
-  it("lets only the platform's fees and the provider go negative", () => {
+  it("lets only debts, the platform's fees, the provider and write-offs go negative", () => {
     expect(nonNegativeAccounts).toEqual([
-      ...userAccounts,
+      ...userAccounts.filter((a) => a !== "debt"),
       "buyer_refunds",
       ...vatCountries.map((c) => `vat_${c}`),
     ]);
@@ -71,12 +80,23 @@ describe("the chart of accounts", () => {
   it("is what the schema enumerates and checks", () => {
     expect(ledgerEntries.account.enumValues).toEqual(ledgerAccounts);
     expect(ledgerBalances.account.enumValues).toEqual(ledgerAccounts);
-    const [check] = getTableConfig(ledgerBalances).checks;
-    expect(check?.name).toBe("ledger_balances_never_negative");
-    // The SQL the first migration wrote by hand: the derived CHECK must not drift from it.
-    expect(new PgDialect().sqlToQuery(check?.value ?? ({} as never)).sql).toBe(
-      `"ledger_balances"."balance_minor" >= 0 or "ledger_balances"."account" in ('platform_fees', 'provider')`,
+    const checks = getTableConfig(ledgerBalances).checks;
+    const sqlOf = (name: string) => {
+      const check = checks.find((c) => c.name === name);
+      return new PgDialect().sqlToQuery(check?.value ?? ({} as never)).sql;
+    };
+    // The SQL migration 0030 wrote (0005's, with debts and write-offs): the derived CHECK must not
+    // drift from it.
+    const migration = readFileSync(
+      fileURLToPath(new URL("../../src/db/migrations/0030_debts_and_disputes.sql", import.meta.url)),
+      "utf8",
     );
+    expect(sqlOf("ledger_balances_never_negative")).toBe(
+      `"ledger_balances"."balance_minor" >= 0 or "ledger_balances"."account" in ('debt', 'platform_fees', 'provider', 'debts_written_off', 'disputes_held')`,
+    );
+    expect(migration).toContain(`CHECK (${sqlOf("ledger_balances_never_negative")})`);
+    // A debt is repaid up to zero, never past it.
+    expect(migration).toContain(`CHECK (${sqlOf("ledger_balances_debt_not_positive")})`);
   });
 
   it("types every transaction kind, the wallet's among them", () => {
@@ -86,6 +106,7 @@ describe("the chart of accounts", () => {
       ...transactionKinds,
       "payment_unfulfilled",
       "unfulfilled_refund",
+      "dispute_lost",
     ]);
   });
 });

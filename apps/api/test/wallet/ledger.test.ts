@@ -176,7 +176,7 @@ describe("posting", () => {
     expect(rows[0]?.n).toBe(0);
   });
 
-  it("refunds a released sale from what is left; the platform's fees bear what was withdrawn", async () => {
+  it("refunds a released sale from what is left; what was withdrawn is the creator's debt", async () => {
     const user = users[3] ?? "";
     const facts = sale({ creatorId: user });
     await postIn(orderPaid(facts));
@@ -191,11 +191,13 @@ describe("posting", () => {
     const reversal = orderRefunded(facts, true);
     await postIn({
       ...reversal,
-      entries: coverShortfall(reversal.entries, lookup, { commissionClaimed: false }),
+      entries: coverShortfall(reversal.entries, lookup, { commission: false, partner: false }),
     });
     expect(await balance(user, "available", "EUR")).toBe(0);
     expect(await balance(user, "in_transit", "EUR")).toBe(600);
-    expect(await balance(PLATFORM, "platform_fees", "EUR")).toBe(fees - 100 - 600);
+    expect(await balance(user, "debt", "EUR")).toBe(-600);
+    // The platform gives back its own fee, nothing of what was withdrawn.
+    expect(await balance(PLATFORM, "platform_fees", "EUR")).toBe(fees - 100);
   });
 
   it("is append-only: entries and transactions cannot be changed or deleted", async () => {

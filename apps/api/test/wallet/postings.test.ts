@@ -222,61 +222,101 @@ describe("partial refunds (issue 21)", () => {
   });
 });
 
-describe("coverShortfall", () => {
+describe("coverShortfall (decision 042: the owner of the money carries the debt)", () => {
   const refund = orderRefunded(sale(), true);
   const balances =
     (table: Record<string, number>) => (ownerId: string, account: LedgerAccount, currency: string) =>
       table[`${ownerId}|${account}|${currency}`] ?? 0;
+  const none = { commission: false, partner: false };
+  const debtOf = (entries: EntryInput[], owner: string) =>
+    entries.filter((e) => e.account === "debt" && e.ownerId === owner).reduce((s, e) => s + e.amountMinor, 0);
 
   it("changes nothing when the balances cover the refund", () => {
     const covered = coverShortfall(
       refund.entries,
       balances({ [`${creator}|available|EUR`]: 5000, [`${referrer}|affiliate_claimable|EUR`]: 40 }),
-      { commissionClaimed: false },
+      none,
     );
     expect(covered).toEqual(refund.entries);
   });
 
-  it("takes what is left of a withdrawn balance; the platform's fees bear the rest", () => {
+  it("takes what is left of a withdrawn balance; the rest is the creator's debt, never the platform's", () => {
     const covered = coverShortfall(
       refund.entries,
       balances({ [`${creator}|available|EUR`]: 300, [`${referrer}|affiliate_claimable|EUR`]: 40 }),
-      { commissionClaimed: false },
+      none,
     );
     expect(amountOn(covered, "available")).toBe(-300);
-    expect(amountOn(covered, "platform_fees")).toBe(-160 - 1499);
+    expect(debtOf(covered, creator)).toBe(-1499);
+    // The platform gives back its own fee, nothing more.
+    expect(amountOn(covered, "platform_fees")).toBe(-160);
     expect(sumOf(covered)).toBe(0);
   });
 
-  it("with nothing left, moves the whole debit to the platform's fees and none to the user", () => {
+  it("with nothing left, the whole debit is the owner's debt", () => {
     const covered = coverShortfall(
       refund.entries,
       balances({ [`${referrer}|affiliate_claimable|EUR`]: 40 }),
-      {
-        commissionClaimed: false,
-      },
+      none,
     );
     expect(covered.some((e) => e.account === "available")).toBe(false);
-    expect(amountOn(covered, "platform_fees")).toBe(-160 - 1799);
+    expect(debtOf(covered, creator)).toBe(-1799);
+    expect(amountOn(covered, "platform_fees")).toBe(-160);
     expect(sumOf(covered)).toBe(0);
   });
 
-  it("never takes a claimed commission from the referrer's claimable balance", () => {
+  it("claws a claimed commission back from its referrer's wallet, never from their claimable balance nor the creator", () => {
     const covered = coverShortfall(
       refund.entries,
-      balances({ [`${creator}|available|EUR`]: 5000, [`${referrer}|affiliate_claimable|EUR`]: 1000 }),
-      { commissionClaimed: true },
+      balances({
+        [`${creator}|available|EUR`]: 5000,
+        [`${referrer}|affiliate_claimable|EUR`]: 1000,
+        [`${referrer}|available|EUR`]: 15,
+      }),
+      { commission: true, partner: false },
     );
     expect(covered.some((e) => e.account === "affiliate_claimable")).toBe(false);
-    expect(amountOn(covered, "platform_fees")).toBe(-160 - 40);
-    expect(amountOn(covered, "available")).toBe(-1799);
+    expect(covered.filter((e) => e.ownerId === referrer && e.account === "available")).toEqual([
+      { account: "available", ownerId: referrer, currency: "EUR", amountMinor: -15 },
+    ]);
+    expect(debtOf(covered, referrer)).toBe(-25);
+    expect(covered.filter((e) => e.ownerId === creator && e.account === "available")).toEqual([
+      { account: "available", ownerId: creator, currency: "EUR", amountMinor: -1799 },
+    ]);
+    expect(amountOn(covered, "platform_fees")).toBe(-160);
     expect(sumOf(covered)).toBe(0);
   });
 
-  it("leaves credits and the platform's entries as they are", () => {
-    const covered = coverShortfall(refund.entries, balances({}), { commissionClaimed: false });
+  it("claws a claimed partner commission back from the partner, not the creator", () => {
+    const partner = "00000000-0000-4000-8000-0000000000p9";
+    const s = sale({ partnerId: partner, split: splitSale(10000, 1000, null, 9000) });
+    const full = orderRefunded(s, true);
+    const covered = coverShortfall(
+      full.entries,
+      balances({ [`${creator}|available|EUR`]: 10_000, [`${partner}|available|EUR`]: 1000 }),
+      { commission: false, partner: true },
+    );
+    // The creator's net is 0 at a 90 % rate: the creator gives back nothing, the partner all of theirs.
+    expect(covered.filter((e) => e.ownerId === creator)).toEqual([]);
+    expect(covered.filter((e) => e.ownerId === partner && e.account === "available")).toEqual([
+      { account: "available", ownerId: partner, currency: "EUR", amountMinor: -1000 },
+    ]);
+    expect(debtOf(covered, partner)).toBe(-8000);
+    expect(amountOn(covered, "platform_fees")).toBe(-1000);
+    expect(sumOf(covered)).toBe(0);
+  });
+
+  it("leaves credits and the platform's entries as they are; debts carry their owner", () => {
+    const covered = coverShortfall(refund.entries, balances({}), none);
     expect(amountOn(covered, "provider")).toBe(1999);
-    expect(covered.filter((e) => e.ownerId !== null)).toEqual([]);
+    expect(covered.filter((e) => e.ownerId !== null && e.account !== "debt")).toEqual([]);
+    expect(debtOf(covered, creator)).toBe(-1799);
+    expect(debtOf(covered, referrer)).toBe(-40);
     expect(() => assertBalanced({ ...refund, entries: covered })).not.toThrow();
+  });
+
+  it("treats a negative balance as nothing held", () => {
+    const covered = coverShortfall(refund.entries, balances({ [`${creator}|available|EUR`]: -5 }), none);
+    expect(debtOf(covered, creator)).toBe(-1799);
   });
 });

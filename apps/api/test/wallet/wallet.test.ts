@@ -48,6 +48,7 @@ describe("the wallet", () => {
         affiliateClaimable: 0,
         partnerPending: 0,
         partnerClaimable: 0,
+        debt: 0,
       },
     ]);
     expect(wallet.held).toHaveLength(2);

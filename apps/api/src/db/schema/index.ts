@@ -3,6 +3,7 @@ export * from "./admin.ts";
 export * from "./affiliates.ts";
 export * from "./catalogue.ts";
 export * from "./customers.ts";
+export * from "./disputes.ts";
 export * from "./identity.ts";
 export * from "./invoices.ts";
 export * from "./jobs.ts";

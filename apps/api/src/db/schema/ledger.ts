@@ -92,6 +92,8 @@ export const ledgerBalances = pgTable(
       "ledger_balances_never_negative",
       sql`${t.balanceMinor} >= 0 or ${t.account} in (${negativeAllowed})`,
     ),
+    // A debt is what a user owes: repaid up to zero, never past it (decision 042).
+    check("ledger_balances_debt_not_positive", sql`${t.account} <> 'debt' or ${t.balanceMinor} <= 0`),
   ],
 );
 

@@ -9,6 +9,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -102,6 +103,24 @@ export const orders = pgTable(
     refundedPartnerMinor: bigint("refunded_partner_minor", { mode: "number" }).notNull().default(0),
     refundedNetMinor: bigint("refunded_net_minor", { mode: "number" }).notNull().default(0),
     refundedVatMinor: bigint("refunded_vat_minor", { mode: "number" }).notNull().default(0),
+    /**
+     * What a chargeback holds of the sale (issue 32, decision 042), per part like the refunds: taken
+     * when the dispute opens, given back when it is won, turned into a refund when it is lost.
+     */
+    disputedMinor: bigint("disputed_minor", { mode: "number" }).notNull().default(0),
+    disputedFeeMinor: bigint("disputed_fee_minor", { mode: "number" }).notNull().default(0),
+    disputedCommissionMinor: bigint("disputed_commission_minor", { mode: "number" }).notNull().default(0),
+    disputedPartnerMinor: bigint("disputed_partner_minor", { mode: "number" }).notNull().default(0),
+    disputedNetMinor: bigint("disputed_net_minor", { mode: "number" }).notNull().default(0),
+    disputedVatMinor: bigint("disputed_vat_minor", { mode: "number" }).notNull().default(0),
+    /**
+     * The link's refund window when the buyer checked out (issue 32): the creator's refunds are
+     * judged by it, whatever the link says later. Null only for orders older than the rule, whose
+     * window was filled in from their link when it arrived.
+     */
+    refundWindowDays: integer("refund_window_days"),
+    /** The latest refund, whole or partial, for the payout rules (recent refunds). */
+    lastRefundedAt: timestamp("last_refunded_at", { withTimezone: true }),
     failureReason: text("failure_reason"),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     /** The end of the hold: when the creator's share becomes available. */
@@ -137,11 +156,34 @@ export const orders = pgTable(
     index("orders_creator_held_idx")
       .on(t.creatorId, t.availableAt)
       .where(sql`${t.status} = 'paid' and ${t.releasedAt} is null`),
+    // The payout rule "recent refunds" (issue 32): any refund of a creator's sales, whoever paid it.
+    index("orders_creator_refunded_idx")
+      .on(t.creatorId, t.lastRefundedAt)
+      .where(sql`${t.lastRefundedAt} is not null`),
     // The hold-release job looks for paid orders whose hold is over.
     index("orders_release_idx")
       .on(t.availableAt)
       .where(sql`${t.status} = 'paid' and ${t.releasedAt} is null`),
   ],
+);
+
+/**
+ * When a buyer opened what they bought (issue 32: the delivery evidence of a dispute): the order
+ * page with its files unlocked, first and last time and how often. One row per order and kind, so
+ * reloading the page costs an update, never a new row.
+ */
+export const orderAccess = pgTable(
+  "order_access",
+  {
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["order_page"] }).notNull(),
+    firstAt: timestamp("first_at", { withTimezone: true }).notNull().defaultNow(),
+    lastAt: timestamp("last_at", { withTimezone: true }).notNull().defaultNow(),
+    count: integer("count").notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.kind] })],
 );
 
 /**

@@ -132,8 +132,40 @@ export const stripeConnectAccounts = pgTable("stripe_connect_accounts", {
     .primaryKey()
     .references(() => users.id),
   accountId: text("account_id").notNull().unique(),
+  /**
+   * When the account was set to pay out only when the platform asks (issue 32): with Stripe's
+   * default daily schedule, money transferred for a payout that then failed would leave by itself.
+   */
+  manualPayoutsAt: timestamp("manual_payouts_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * What the reconciliation job found (issue 32): a connected account holding another amount than its
+ * payouts in flight explain. One open row per account and currency, closed when a later run finds
+ * them equal again; the admin's payouts screen lists the open ones.
+ */
+export const connectBalanceMismatches = pgTable(
+  "connect_balance_mismatches",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    accountId: text("account_id").notNull(),
+    currency: text("currency", { enum: currencies }).notNull(),
+    expectedMinor: bigint("expected_minor", { mode: "number" }).notNull(),
+    actualMinor: bigint("actual_minor", { mode: "number" }).notNull(),
+    foundAt: timestamp("found_at", { withTimezone: true }).notNull().defaultNow(),
+    checkedAt: timestamp("checked_at", { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("connect_balance_mismatches_open_idx")
+      .on(t.accountId, t.currency)
+      .where(sql`${t.resolvedAt} is null`),
+  ],
+);
 
 /**
  * A payout's timeline (issue 23): one row per step, written in the transaction of the step itself,

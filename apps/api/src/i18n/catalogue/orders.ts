@@ -26,4 +26,27 @@ export const orderMessages: Catalogue = {
     fr: "Le prestataire de paiement a refusé le remboursement.",
     es: "El proveedor de pagos ha rechazado el reembolso.",
   },
+  // Issue 32: money that already left, and chargebacks.
+  "This payment is disputed by the buyer's bank: it cannot be refunded until the dispute is closed.": {
+    fr: "Ce paiement est contesté par la banque de l'acheteur : il ne peut pas être remboursé avant la fin de la contestation.",
+    es: "El banco del comprador ha disputado este pago: no se puede reembolsar hasta que se cierre la disputa.",
+  },
+  "{amount} of this sale has already been paid out or claimed: refunding it would leave a debt. Ask our support to refund it.":
+    {
+      fr: "{amount} de cette vente a déjà été versé ou réclamé : la rembourser laisserait une dette. Demandez à notre support de la rembourser.",
+      es: "{amount} de esta venta ya se ha pagado o reclamado: reembolsarla dejaría una deuda. Pide a nuestro soporte que la reembolse.",
+    },
+  "Dispute not found.": { fr: "Contestation introuvable.", es: "No se ha encontrado la disputa." },
+  "The evidence of this dispute has already been sent.": {
+    fr: "Les preuves de cette contestation ont déjà été envoyées.",
+    es: "Las pruebas de esta disputa ya se han enviado.",
+  },
+  "This payment is already disputed.": {
+    fr: "Ce paiement est déjà contesté.",
+    es: "Este pago ya está disputado.",
+  },
+  "This dispute is already decided.": {
+    fr: "Cette contestation est déjà tranchée.",
+    es: "Esta disputa ya está resuelta.",
+  },
 };

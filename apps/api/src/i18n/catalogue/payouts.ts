@@ -116,4 +116,15 @@ export const payoutMessages: Catalogue = {
     fr: "Un numéro de compte américain compte de 4 à 17 chiffres.",
     es: "Un número de cuenta estadounidense tiene de 4 a 17 cifras.",
   },
+  // Issue 32: payouts wait while an account owes money.
+  "You owe {amount} from a refund or a dispute of a sale already paid out: it is repaid from your next sales before any payout.":
+    {
+      fr: "Vous devez {amount} après un remboursement ou une contestation d'une vente déjà versée : cette somme est remboursée par vos prochaines ventes avant tout virement.",
+      es: "Debes {amount} por un reembolso o una disputa de una venta ya pagada: se reembolsa con tus próximas ventas antes de cualquier pago.",
+    },
+  "This account owes money from a refund or a dispute: its payouts wait until the debt is repaid or written off.":
+    {
+      fr: "Ce compte doit de l'argent après un remboursement ou une contestation : ses virements attendent que la dette soit remboursée ou passée en perte.",
+      es: "Esta cuenta debe dinero por un reembolso o una disputa: sus pagos esperan hasta que la deuda se reembolse o se dé por perdida.",
+    },
 };

@@ -6,4 +6,8 @@ export const walletMessages: Catalogue = {
     fr: "Ce solde ne contient pas assez d'argent pour cela.",
     es: "No hay suficiente dinero en este saldo para eso.",
   },
+  "This account owes nothing in this currency.": {
+    fr: "Ce compte ne doit rien dans cette devise.",
+    es: "Esta cuenta no debe nada en esta moneda.",
+  },
 };

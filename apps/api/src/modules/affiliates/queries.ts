@@ -70,7 +70,8 @@ const sum = (condition: ReturnType<typeof sql>, column: AnyColumn | SQL = orders
   sql<number>`coalesce(sum(${column}) filter (where ${condition}), 0)::bigint`.mapWith(Number);
 
 // The three states of a commission that still counts (DESIGN section 3): held, claimable, claimed.
-// A claimed commission stays claimed after a refund: the platform bears it. They are computed from
+// A refund takes a claimed commission back from its earner (decision 042): what a refund or a
+// chargeback took is no longer claimed. They are computed from
 // the orders by the rollups' refresh (wallet/summary/queries.ts, referral_sales) and read from there.
 
 /** Orders of the owner's referred accounts that carry the owner as referrer (within the window). */
@@ -143,16 +144,23 @@ export async function campaignFigures(
 /** Whose commissions a claim takes: a platform referrer's (`affiliate`) or a partner's (`partner`). */
 export type CommissionOf = "affiliate" | "partner";
 
-// What is left of a commission once partial refunds took their share back (decision 037).
+// What is left of a commission once partial refunds took their share back (decision 037), and a
+// chargeback holds or took its own (issue 32).
 const commissionColumns = {
   affiliate: {
     earner: orders.referrerId,
-    amount: sql<number>`(${orders.commissionMinor} - ${orders.refundedCommissionMinor})`.mapWith(Number),
+    amount:
+      sql<number>`(${orders.commissionMinor} - ${orders.refundedCommissionMinor} - ${orders.disputedCommissionMinor})`.mapWith(
+        Number,
+      ),
     claim: orders.commissionClaimId,
   },
   partner: {
     earner: orders.partnerId,
-    amount: sql<number>`(${orders.partnerCommissionMinor} - ${orders.refundedPartnerMinor})`.mapWith(Number),
+    amount:
+      sql<number>`(${orders.partnerCommissionMinor} - ${orders.refundedPartnerMinor} - ${orders.disputedPartnerMinor})`.mapWith(
+        Number,
+      ),
     claim: orders.partnerClaimId,
   },
 } as const;
@@ -261,8 +269,11 @@ export async function referralsOf(db: DbOrTx, ownerId: string, limit: number) {
       creatorId: orders.creatorId,
       currency: orders.currency,
       sales: sql<number>`count(*) filter (where ${orders.status} = 'paid')::int`,
-      // What the referrer keeps: every paid commission, and a refunded one only if it was claimed.
-      earned: sum(sql`${orders.status} = 'paid' or ${orders.commissionClaimId} is not null`),
+      // What the referrer keeps: what refunds and chargebacks left of each commission (decision 042).
+      earned: sum(
+        sql`true`,
+        sql`${orders.commissionMinor} - ${orders.refundedCommissionMinor} - ${orders.disputedCommissionMinor}`,
+      ),
     })
     .from(orders)
     .where(

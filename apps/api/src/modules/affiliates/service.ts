@@ -194,10 +194,13 @@ export async function referralList(db: Db, config: Config, ownerId: string): Pro
 
 type EarningRow = Awaited<ReturnType<typeof q.earningRows>>[number];
 
-/** What became of a commission: claimed stays claimed; a refund reverses it; else the hold decides. */
+/**
+ * What became of a commission: a whole refund reverses it, even after its claim (it is taken back
+ * from the referrer's wallet, decision 042); else claimed, or the hold decides.
+ */
 export function earningStatus(r: Pick<EarningRow, "claimId" | "status" | "releasedAt">): Earning["status"] {
-  if (r.claimId) return "claimed";
   if (r.status === "refunded") return "reversed";
+  if (r.claimId) return "claimed";
   return r.releasedAt ? "claimable" : "pending";
 }
 

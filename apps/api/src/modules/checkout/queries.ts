@@ -56,6 +56,7 @@ export async function linkForCheckout(db: DbOrTx, token: string) {
       status: links.status,
       stockLimit: links.stockLimit,
       pricesIncludeVat: links.pricesIncludeVat,
+      refundWindowDays: links.refundWindowDays,
       ownerSuspended: sql<boolean>`${users.suspendedAt} is not null`,
     })
     .from(links)

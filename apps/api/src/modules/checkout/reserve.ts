@@ -62,6 +62,8 @@ function orderValues(deps: CheckoutDeps, link: CheckoutLink, body: CheckoutBody,
     locale: body.locale,
     provider: deps.payments.kind,
     checkoutSecretHash: context.checkoutSecretHash,
+    // The window the buyer is shown now is the one their refunds are judged by (issue 32).
+    refundWindowDays: link.refundWindowDays,
     ...(context.partner ?? {}),
   };
 }

@@ -13,6 +13,7 @@ import { hashToken, randomToken } from "../../lib/tokens.ts";
 import { isWrongPromoCode } from "../catalogue/promo/limits.ts";
 import { linkTag, queueRevalidate } from "../catalogue/revalidate.ts";
 import { paymentBatcher } from "../orders/batcher.ts";
+import { applyDisputeEvent } from "../orders/disputes/service.ts";
 import { type ApplyResult, applyPaymentEvent } from "../orders/events.ts";
 import { VatRuleError } from "../tax/rules.ts";
 import { orderAccessToken } from "./order-access.ts";
@@ -165,6 +166,7 @@ export async function receivePaymentDelivery(
 ): Promise<ApplyResult> {
   const event = deps.payments.parseWebhook(rawBody, headers);
   if (!event) return "ignored";
+  if (event.type === "dispute") return applyDisputeEvent(tx, deps.config, deps.payments.kind, event);
   return applyPaymentEvent(tx, deps.config, deps.payments.kind, event);
 }
 
@@ -179,6 +181,9 @@ export async function receivePaymentWebhook(
 ): Promise<ApplyResult> {
   const event = deps.payments.parseWebhook(rawBody, headers);
   if (!event) return "ignored";
+  // A chargeback is rare and touches one sale: applied on its own, never in a batch of payments.
+  if (event.type === "dispute")
+    return deps.db.transaction((tx) => applyDisputeEvent(tx, deps.config, deps.payments.kind, event));
   return paymentBatcher(deps.db, deps.config, deps.payments.kind).apply(event);
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNotNull, lt } from "drizzle-orm";
+import { type AnyColumn, and, asc, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../db/client.ts";
 import { creatorProfiles, invoices, links, orders, users } from "../../db/schema/index.ts";
@@ -10,6 +10,9 @@ import type { InvoiceRow } from "./queries.ts";
  */
 
 /** The invoices and credit notes of some orders, as their pages list them, oldest first. */
+const takenBack = (refunded: AnyColumn, disputed: AnyColumn) =>
+  sql<number>`${refunded} + ${disputed}`.mapWith(Number);
+
 export function invoiceSummaries(db: DbOrTx, orderIds: readonly string[]) {
   if (orderIds.length === 0) return Promise.resolve([]);
   return db
@@ -95,12 +98,13 @@ export function statementSales(db: DbOrTx, params: { creatorId: string; from: Da
         feeMinor: orders.feeMinor,
         partnerCommissionMinor: orders.partnerCommissionMinor,
         netMinor: orders.netMinor,
-        refundedMinor: orders.refundedMinor,
-        refundedVatMinor: orders.refundedVatMinor,
-        refundedFeeMinor: orders.refundedFeeMinor,
-        refundedCommissionMinor: orders.refundedCommissionMinor,
-        refundedPartnerMinor: orders.refundedPartnerMinor,
-        refundedNetMinor: orders.refundedNetMinor,
+        // What refunds and chargebacks (held or lost, issue 32) took back, together.
+        refundedMinor: takenBack(orders.refundedMinor, orders.disputedMinor),
+        refundedVatMinor: takenBack(orders.refundedVatMinor, orders.disputedVatMinor),
+        refundedFeeMinor: takenBack(orders.refundedFeeMinor, orders.disputedFeeMinor),
+        refundedCommissionMinor: takenBack(orders.refundedCommissionMinor, orders.disputedCommissionMinor),
+        refundedPartnerMinor: takenBack(orders.refundedPartnerMinor, orders.disputedPartnerMinor),
+        refundedNetMinor: takenBack(orders.refundedNetMinor, orders.disputedNetMinor),
       })
       .from(orders)
       .innerJoin(links, eq(links.id, orders.linkId))

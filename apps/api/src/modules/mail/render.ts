@@ -240,6 +240,26 @@ const builders: { [K in MailTemplate]: Builder<K> } = {
     action: { label: line(m.action), url: params.url },
     notes: [line(m.next)],
   }),
+  "debt-incurred": ({ "debt-incurred": m }, params) => ({
+    subject: line(m.subject, { amount: params.amount }),
+    preview: line(m.preview),
+    heading: line(m.heading, { amount: params.amount }),
+    body: [line(m.causes[params.cause]), line(m.body, { amount: params.amount })],
+    action: { label: line(m.action), url: params.url },
+    notes: [line(m.next)],
+  }),
+  "dispute-opened": ({ "dispute-opened": m }, params) => ({
+    subject: line(m.subject, { title: params.title }),
+    preview: line(m.preview, { amount: params.amount }),
+    heading: line(m.heading),
+    body: [
+      line(m.body, { title: params.title, amount: params.amount }),
+      ...(params.dueBy ? [line(m.dueBy, { dueBy: params.dueBy })] : []),
+      line(m.evidence),
+    ],
+    action: { label: line(m.action), url: params.url },
+    notes: [line(m.next)],
+  }),
   "payout-schedule-blocked": ({ "payout-schedule-blocked": m }, params) => ({
     subject: line(m.subject),
     preview: line(m.preview),

@@ -120,6 +120,26 @@ export const mailParamsSchemas = {
     byOperator: z.boolean(),
     url: linkSchema,
   }),
+  /**
+   * A refund or a chargeback found the money already paid out (issue 32): what is now owed in that
+   * currency (formatted in the debtor's language), why, and the page that explains it.
+   */
+  "debt-incurred": z.object({
+    amount: z.string().max(40),
+    cause: z.enum(["refund", "dispute", "dispute_fee"]),
+    url: linkSchema,
+  }),
+  /**
+   * A buyer's bank disputed one of the creator's sales (issue 32): what is held, until when the
+   * bank takes evidence, and the sale's page where the creator reads it and adds a note.
+   */
+  "dispute-opened": z.object({
+    title: z.string().max(200),
+    amount: z.string().max(40),
+    /** The evidence deadline, already formatted in the creator's language. */
+    dueBy: z.string().max(60).optional(),
+    url: linkSchema,
+  }),
   /** A payout schedule that was due and could not pay: what is missing (issue 23). */
   "payout-schedule-blocked": z.object({
     blocked: z
@@ -206,6 +226,16 @@ export const mailJobPayloadSchema = z.discriminatedUnion("template", [
     ...recipient,
     template: z.literal("payout-failed"),
     params: mailParamsSchemas["payout-failed"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("debt-incurred"),
+    params: mailParamsSchemas["debt-incurred"],
+  }),
+  z.object({
+    ...recipient,
+    template: z.literal("dispute-opened"),
+    params: mailParamsSchemas["dispute-opened"],
   }),
   z.object({
     ...recipient,

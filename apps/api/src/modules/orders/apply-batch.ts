@@ -21,15 +21,9 @@ import {
   refundedPaymentIds,
   setOrdersPaid,
 } from "./batch-queries.ts";
-import {
-  type ApplyResult,
-  paidValues,
-  receiptMail,
-  referralsOf,
-  releaseHoldJob,
-  saleFacts,
-} from "./events.ts";
+import { type ApplyResult, paidValues, receiptMail, referralsOf, releaseHoldJob } from "./events.ts";
 import { linksForMail, type OrderRow, type PaidOrderValues } from "./queries.ts";
+import { saleFacts } from "./sale-facts.ts";
 import { unfulfilledReason } from "./unfulfilled.ts";
 
 /*

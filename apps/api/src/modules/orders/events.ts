@@ -13,16 +13,8 @@ import { issueCreditNote, issueInvoices } from "../invoices/service.ts";
 import { queueMail } from "../mail/jobs.ts";
 import type { MailJobPayload } from "../mail/templates.ts";
 import { queueSaleNotification } from "../notifications/service.ts";
-import { balanceLookup, post } from "../wallet/ledger.ts";
-import {
-  coverShortfall,
-  holdReleased,
-  orderPaid,
-  orderRefunded,
-  refundedParts,
-  type SaleFacts,
-  splitSale,
-} from "../wallet/postings.ts";
+import { post } from "../wallet/ledger.ts";
+import { holdReleased, orderPaid, splitSale } from "../wallet/postings.ts";
 import {
   countSale,
   hasRefundEvent,
@@ -45,6 +37,8 @@ import {
   settleRefunds,
   uncountSale,
 } from "./queries.ts";
+import { takeBackShare } from "./reversal.ts";
+import { saleFacts } from "./sale-facts.ts";
 import {
   completeUnfulfilledRefund,
   isUnfulfilled,
@@ -104,31 +98,6 @@ export async function referralsOf(
   const out = new Map<string, Referral | null>();
   for (const id of creatorIds) out.set(id, await referralFrom(tx, config, id, rows.get(id)));
   return out;
-}
-
-export function saleFacts(order: OrderRow): SaleFacts {
-  if (order.feeMinor === null || order.netMinor === null || order.availableAt === null) {
-    throw new Error(`order ${order.id} has no split`);
-  }
-  return {
-    orderId: order.id,
-    creatorId: order.creatorId,
-    referrerId: order.referrerId,
-    partnerId: order.partnerBlocked === null ? order.partnerId : null,
-    currency: order.currency,
-    vatCountry: order.vatMinor > 0 ? order.vatCountry : null,
-    // The sale as it stands: what refunds took back (issue 21: partial ones) is no longer held,
-    // released, claimed or refundable.
-    split: {
-      grossMinor: order.totalMinor - order.refundedMinor,
-      vatMinor: order.vatMinor - order.refundedVatMinor,
-      feeMinor: order.feeMinor - order.refundedFeeMinor,
-      commissionMinor: (order.commissionMinor ?? 0) - order.refundedCommissionMinor,
-      partnerCommissionMinor: (order.partnerCommissionMinor ?? 0) - order.refundedPartnerMinor,
-      netMinor: order.netMinor - order.refundedNetMinor,
-    },
-    availableAt: order.availableAt,
-  };
 }
 
 /**
@@ -215,9 +184,8 @@ async function markPaid(tx: Tx, config: Config, order: OrderRow, paidAt: Date): 
 /**
  * Refunded, wholly or in part (issue 21): the provider reports what the payment's refunds add up to
  * (`cumulative`); what is new since the last one is reversed, as that share of the sale as it stands
- * (decision 037). The money goes back the way it came. After the hold, the creator's share is taken
- * from their available balance; whatever they have already withdrawn is borne by the platform's
- * fees account (the creator's balance never goes below zero). The last refund closes the order.
+ * (decision 037). The money goes back the way it came; what its owners no longer hold (withdrawn,
+ * claimed) becomes their debt (decision 042). The last refund closes the order.
  */
 async function markRefunded(tx: Tx, order: OrderRow, cumulative = order.totalMinor): Promise<boolean> {
   const amountMinor = Math.min(cumulative, order.totalMinor) - order.refundedMinor;
@@ -226,17 +194,7 @@ async function markRefunded(tx: Tx, order: OrderRow, cumulative = order.totalMin
   // The first and whole refund keeps the order's id as its reference, as before partial refunds.
   const reference =
     full && order.refundedMinor === 0 ? order.id : `${order.id}:${order.refundedMinor + amountMinor}`;
-  const reversal = orderRefunded(saleFacts(order), order.releasedAt !== null, { amountMinor, reference });
-  const owners = reversal.entries.flatMap((e) => (e.ownerId === null ? [] : [e.ownerId]));
-  const posting = {
-    ...reversal,
-    entries: coverShortfall(reversal.entries, await balanceLookup(tx, [...owners, order.creatorId]), {
-      commissionClaimed: order.commissionClaimId !== null,
-      partnerClaimed: order.partnerClaimId !== null ? { creatorId: order.creatorId } : null,
-    }),
-  };
-  await post(tx, posting);
-  const parts = refundedParts(reversal);
+  const { parts } = await takeBackShare(tx, order, { kind: "refund", reference, amountMinor });
   await setOrderRefunded(tx, order.id, parts, full);
   const settled = await settleRefunds(tx, order.id, order.refundedMinor + amountMinor);
   const creatorReason = settled.find((r) => r.by === "creator")?.reason;
@@ -339,7 +297,9 @@ export async function releaseHold(
   const order = await lockOrder(tx, orderId);
   if (order?.status !== "paid" || order.releasedAt !== null) return "skipped";
   if (!order.availableAt || order.availableAt > now) return "not-due";
-  await post(tx, holdReleased(saleFacts(order)));
+  // A chargeback may hold all that was left of the sale (issue 32): nothing to move, still released.
+  const release = holdReleased(saleFacts(order));
+  if (release.entries.length > 0) await post(tx, release);
   await setOrderReleased(tx, order.id, now);
   return "released";
 }

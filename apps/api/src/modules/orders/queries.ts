@@ -101,6 +101,7 @@ export async function setOrderRefunded(
     .update(orders)
     .set({
       ...(full ? { status: "refunded" as const, refundedAt: now } : {}),
+      lastRefundedAt: now,
       refundedMinor: sql`${orders.refundedMinor} + ${parts.amountMinor}`,
       refundedFeeMinor: sql`${orders.refundedFeeMinor} + ${parts.feeMinor}`,
       refundedCommissionMinor: sql`${orders.refundedCommissionMinor} + ${parts.commissionMinor}`,
@@ -283,7 +284,7 @@ export async function referringCampaign(
 export async function recordPaymentEvent(
   db: DbOrTx,
   provider: ProviderKind,
-  event: PaymentEvent,
+  event: Pick<PaymentEvent, "id" | "paymentId" | "amountMinor" | "raw"> & { type: string },
 ): Promise<string | null> {
   const [recorded] = await db
     .insert(paymentEvents)

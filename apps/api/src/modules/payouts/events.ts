@@ -9,12 +9,15 @@ import {
   type PayoutProviderStore,
   PayoutRefusedError,
 } from "../../providers/payouts/types.ts";
+import { inDebt } from "../wallet/debts/service.ts";
 import { ownBankAccount, saveExternalAccount } from "./bank-accounts/queries.ts";
 import { payoutDestination } from "./bank-accounts/service.ts";
 import { payoutNoticeJob, sendPayoutNotice } from "./notices.ts";
 import {
   connectAccountOf,
   linkPayoutEvent,
+  manualPayoutsSet,
+  markManualPayouts,
   type PayoutRow,
   payoutIdForEvent,
   recordPayoutEvent,
@@ -34,6 +37,8 @@ function storeIn(tx: Tx): PayoutProviderStore {
     saveConnectAccount: (userId, accountId) => saveConnectAccount(tx, userId, accountId),
     saveExternalAccount: (bankAccountId, externalAccountId) =>
       saveExternalAccount(tx, bankAccountId, externalAccountId),
+    manualPayoutsSet: (userId) => manualPayoutsSet(tx, userId),
+    markManualPayouts: (userId) => markManualPayouts(tx, userId),
     bankAnswersLater: async (outcome, afterMs) => {
       await sandboxPayoutOutcomeJob.enqueue(tx, outcome, {
         runAt: new Date(Date.now() + afterMs),
@@ -53,6 +58,16 @@ export async function submitPayout(tx: Tx, config: Config, provider: PayoutProvi
   if (row.status !== "processing" || row.providerPayoutId !== null) return "skipped" as const;
   if (row.provider !== provider.kind)
     throw new Error(`payout ${row.id} belongs to the ${row.provider} provider, not ${provider.kind}`);
+  // A refund or a dispute left the account owing money since the payout was approved: nothing
+  // leaves, and the amount returns to the balance, where it repays the debt first (decision 042).
+  if (await inDebt(tx, row.userId)) {
+    await markFailed(
+      tx,
+      row,
+      "Held back: a refund or a dispute of a sale already paid out left the account owing money, repaid from this amount first.",
+    );
+    return "failed" as const;
+  }
   const bank = await ownBankAccount(tx, row.userId, row.bankAccountId ?? "");
   if (!bank) {
     // Only an account deletion removes it while a payout is open (a bank account alone cannot be).

@@ -254,6 +254,22 @@ export async function saveConnectAccount(db: DbOrTx, userId: string, accountId: 
   await db.insert(stripeConnectAccounts).values({ userId, accountId }).onConflictDoNothing();
 }
 
+/** Whether the user's connected account was set to pay out only when asked (issue 32). */
+export async function manualPayoutsSet(db: DbOrTx, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ at: stripeConnectAccounts.manualPayoutsAt })
+    .from(stripeConnectAccounts)
+    .where(eq(stripeConnectAccounts.userId, userId));
+  return row?.at != null;
+}
+
+export async function markManualPayouts(db: DbOrTx, userId: string): Promise<void> {
+  await db
+    .update(stripeConnectAccounts)
+    .set({ manualPayoutsAt: new Date() })
+    .where(eq(stripeConnectAccounts.userId, userId));
+}
+
 /** Records a provider's event once: the new row's id, or null when it was already recorded. */
 export async function recordPayoutEvent(
   tx: DbOrTx,

@@ -1,15 +1,7 @@
 import type { Currency } from "@salelink/contracts";
 import { and, desc, eq, gte, ne } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import {
-  bankAccounts,
-  ledgerEntries,
-  ledgerTransactions,
-  links,
-  payouts,
-  reports,
-  users,
-} from "../../db/schema/index.ts";
+import { bankAccounts, disputes, links, orders, payouts, reports, users } from "../../db/schema/index.ts";
 
 /* What the risk rules and the payout e-mails read about a payee; the payee's id is in every where. */
 
@@ -31,21 +23,23 @@ export async function hasPaidPayout(db: DbOrTx, userId: string): Promise<boolean
   return row !== undefined;
 }
 
-/** Whether a refund took money back from the account's sales since `since`. */
+/**
+ * Whether one of the account's sales was refunded or disputed since `since`, whoever bore it
+ * (issue 32): a refund that found the money paid out counts as much as one the balance covered.
+ */
 export async function refundedSince(db: DbOrTx, userId: string, since: Date): Promise<boolean> {
-  const [row] = await db
-    .select({ id: ledgerTransactions.id })
-    .from(ledgerEntries)
-    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
-    .where(
-      and(
-        eq(ledgerEntries.ownerId, userId),
-        eq(ledgerTransactions.kind, "refund"),
-        gte(ledgerTransactions.createdAt, since),
-      ),
-    )
+  const [refunded] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.creatorId, userId), gte(orders.lastRefundedAt, since)))
     .limit(1);
-  return row !== undefined;
+  if (refunded) return true;
+  const [disputed] = await db
+    .select({ id: disputes.id })
+    .from(disputes)
+    .where(and(eq(disputes.creatorId, userId), gte(disputes.createdAt, since)))
+    .limit(1);
+  return disputed !== undefined;
 }
 
 /** Whether someone reported one of the account's links since `since` (a dismissed report does not count). */

@@ -1,4 +1,5 @@
 import type {
+  Currency,
   Locale,
   Payout,
   PayoutBlocker,
@@ -16,6 +17,8 @@ import type { PayoutProvider } from "../../providers/payouts/types.ts";
 import { isSuspended, suspensionOf } from "../admin/accounts/queries.ts";
 import type { SessionUser } from "../auth/sessions.ts";
 import { identityApproved } from "../kyc/queries.ts";
+import { debtsOf } from "../wallet/debts/queries.ts";
+import { debtSummaries } from "../wallet/debts/service.ts";
 import { post } from "../wallet/ledger.ts";
 import { payoutRequested } from "../wallet/postings.ts";
 import { hasBankAccount, lockOwnBankAccount } from "./bank-accounts/queries.ts";
@@ -39,6 +42,14 @@ import { decide, payoutNotFound } from "./transitions.ts";
  * creates the payout; paid sends it on to the bank; failed brings it back to available, once.
  */
 
+/** The refusal of a payout while the account owes money (decision 042), naming what it owes. */
+export const owesMoney = (debt: { currency: Currency; balanceMinor: number }, locale: Locale) =>
+  new AppError(
+    "ConflictException",
+    "You owe {amount} from a refund or a dispute of a sale already paid out: it is repaid from your next sales before any payout.",
+    { params: { amount: formatMoney(-debt.balanceMinor, debt.currency, locale) } },
+  );
+
 export const openPayoutConflict = () =>
   new AppError(
     "ConflictException",
@@ -55,13 +66,14 @@ export async function payoutEligibility(
   provider: PayoutProvider,
   user: SessionUser,
 ): Promise<PayoutEligibility> {
-  const [identity, bank, open, available, accountCurrencies, suspension] = await Promise.all([
+  const [identity, bank, open, available, accountCurrencies, suspension, debts] = await Promise.all([
     identityApproved(db, user.id),
     hasBankAccount(db, user.id),
     openPayoutsOf(db, user.id),
     availableBalances(db, user.id),
     bankAccountCurrencies(db, user.id),
     suspensionOf(db, user.id),
+    debtSummaries(db, user.id),
   ]);
   // Payouts default to euros: the euro balance is always shown, even before the first sale.
   if (!available.some((a) => a.currency === "EUR")) available.unshift({ currency: "EUR", amount: 0 });
@@ -73,6 +85,8 @@ export async function payoutEligibility(
     const openPayout = open.find((p) => p.currency === currency) ?? null;
     const blockers: PayoutBlocker[] = [];
     if (!accountCurrencies.includes(currency)) blockers.push("bank_account");
+    // A debt in any currency holds every payout (decision 042): it is repaid first.
+    if (debts.length > 0) blockers.push("debt");
     if (openPayout) blockers.push("open_payout");
     if (amount < minimum) blockers.push("below_minimum");
     return { currency, available: amount, blockers, openPayout: openPayout ? toPayout(openPayout) : null };
@@ -81,6 +95,7 @@ export async function payoutEligibility(
   if (!user.onboardingCompletedAt) blockers.push("onboarding");
   if (!identity) blockers.push("identity");
   if (!bank) blockers.push("bank_account");
+  if (debts.length > 0) blockers.push("debt");
   const someCurrencyReady = perCurrency.some((c) => c.blockers.length === 0);
   if (open.length > 0 && !someCurrencyReady) blockers.push("open_payout");
   if (!available.some((a) => a.amount >= minimum)) blockers.push("below_minimum");
@@ -93,6 +108,7 @@ export async function payoutEligibility(
     perCurrency,
     provider: provider.kind,
     suspension,
+    debts,
   };
 }
 
@@ -141,6 +157,8 @@ export async function requestPayout(
       "ForbiddenException",
       "Verify your identity before withdrawing: it takes a few minutes, from your wallet.",
     );
+  const [debt] = await debtsOf(db, user.id);
+  if (debt) throw owesMoney(debt, locale);
   const minimum = config.rules.payoutMinimumMinor;
   try {
     return await db.transaction(async (tx) => {

@@ -3,6 +3,7 @@ import type { DbOrTx, Tx } from "../../db/client.ts";
 import { AppError } from "../../lib/errors.ts";
 import type { PayoutProvider } from "../../providers/payouts/types.ts";
 import { isSuspended } from "../admin/accounts/queries.ts";
+import { inDebt } from "../wallet/debts/service.ts";
 import { post } from "../wallet/ledger.ts";
 import { payoutFailed, payoutPaid } from "../wallet/postings.ts";
 import { queuePayoutNotice } from "./notices.ts";
@@ -134,6 +135,11 @@ export async function approve(
   if (row.status !== "requested")
     throw new AppError("ConflictException", "Only a requested payout can be approved.");
   await refuseSuspendedPayee(tx, row);
+  if (await inDebt(tx, row.userId))
+    throw new AppError(
+      "ConflictException",
+      "This account owes money from a refund or a dispute: its payouts wait until the debt is repaid or written off.",
+    );
   if (row.provider !== provider.kind)
     throw new AppError("ConflictException", "This payout was requested through another payout provider.");
   return approveRow(tx, config, provider, row, "admin");

@@ -1,13 +1,10 @@
 import type { Currency } from "@salelink/contracts";
-import {
-  isUserAccount,
-  type LedgerAccount,
-  type LedgerTransactionKind,
-  nonNegativeAccounts,
-} from "@salelink/contracts/ledger";
+import { isUserAccount, type LedgerAccount, nonNegativeAccounts } from "@salelink/contracts/ledger";
 import type { DbOrTx } from "../../db/client.ts";
 import { AppError } from "../../lib/errors.ts";
 import { isCheckViolation } from "../../lib/pg-errors.ts";
+import type { EntryInput, Posting } from "./entries.ts";
+import { debtRepayment } from "./postings.ts";
 import {
   addToBalance,
   type BalanceDelta,
@@ -19,6 +16,7 @@ import {
   insertEntryRows,
   insertTransaction,
   insertTransactions,
+  lockAvailableAndDebt,
   negativeBalances,
   platformBalances,
   transactionIdOf,
@@ -26,6 +24,7 @@ import {
   userBalances,
 } from "./queries.ts";
 
+export type { EntryInput, Posting } from "./entries.ts";
 export { rowsOf } from "./queries.ts";
 
 /*
@@ -33,24 +32,6 @@ export { rowsOf } from "./queries.ts";
  * zero per currency, and updates the running balances, inside the caller's database transaction, so
  * the state change that causes a movement and the movement commit together or not at all.
  */
-
-export interface EntryInput {
-  account: LedgerAccount;
-  /** The user whose account it is; null for the platform's accounts. */
-  ownerId: string | null;
-  currency: Currency;
-  amountMinor: number;
-  /** Held money: when it becomes available. */
-  availableAt?: Date | null;
-}
-
-export interface Posting {
-  kind: LedgerTransactionKind;
-  /** With `kind`, identifies the event: posting the same pair again changes nothing. */
-  reference: string;
-  memo?: Record<string, string | number | null>;
-  entries: EntryInput[];
-}
 
 export class LedgerImbalanceError extends Error {}
 
@@ -136,12 +117,20 @@ async function applyToBalances(tx: DbOrTx, entries: EntryInput[]): Promise<void>
 /**
  * Posts once: answers `created: false` (and writes nothing) when this kind and reference were
  * already posted. Throws the insufficient-funds conflict, rolling back the caller's transaction,
- * when a balance that may not go negative would.
+ * when a balance that may not go negative would. Then, in the same transaction, whatever a user in
+ * debt now holds available repays that debt (decision 042): a user never holds available money and
+ * a debt in the same currency at once.
  */
 export async function post(
   tx: DbOrTx,
   posting: Posting,
 ): Promise<{ transactionId: string; created: boolean }> {
+  const posted = await postOnce(tx, posting);
+  if (posted.created) await repayDebts(tx, posted.transactionId, posting.entries);
+  return posted;
+}
+
+async function postOnce(tx: DbOrTx, posting: Posting): Promise<{ transactionId: string; created: boolean }> {
   assertBalanced(posting);
   const transactionId = await insertTransaction(tx, {
     kind: posting.kind,
@@ -155,6 +144,42 @@ export async function post(
   await insertEntries(tx, entryRows(transactionId, posting));
   await applyToBalances(tx, posting.entries);
   return { transactionId, created: true };
+}
+
+/**
+ * The users and currencies where a posting may have left both available money and a debt: it
+ * credited available, or it added to a debt.
+ */
+function debtKeys(entries: readonly EntryInput[]): { ownerId: string; currency: Currency }[] {
+  const keys = new Map<string, { ownerId: string; currency: Currency }>();
+  for (const e of entries) {
+    if (e.ownerId === null) continue;
+    if ((e.account === "available" && e.amountMinor > 0) || (e.account === "debt" && e.amountMinor < 0))
+      keys.set(`${e.ownerId}|${e.currency}`, { ownerId: e.ownerId, currency: e.currency });
+  }
+  return [...keys.values()];
+}
+
+/** One `debt_repayment` posting for every user and currency the posting left with both. */
+async function repayDebts(tx: DbOrTx, transactionId: string, entries: readonly EntryInput[]): Promise<void> {
+  const keys = debtKeys(entries);
+  if (keys.length === 0) return;
+  const rows = await lockAvailableAndDebt(tx, keys);
+  const amount = (k: { ownerId: string; currency: Currency }, account: LedgerAccount) =>
+    rows.find((r) => r.ownerId === k.ownerId && r.currency === k.currency && r.account === account)
+      ?.balanceMinor ?? 0;
+  const repayments = keys.flatMap(
+    (k) =>
+      debtRepayment({
+        reference: transactionId,
+        ownerId: k.ownerId,
+        currency: k.currency,
+        availableMinor: amount(k, "available"),
+        debtMinor: amount(k, "debt"),
+      })?.entries ?? [],
+  );
+  if (repayments.length > 0)
+    await postOnce(tx, { kind: "debt_repayment", reference: transactionId, entries: repayments });
 }
 
 function entryRows(transactionId: string, posting: Posting) {
@@ -193,6 +218,8 @@ export async function postMany(tx: DbOrTx, postings: Posting[]): Promise<Set<str
     tx,
     fresh.flatMap(({ posting }) => posting.entries),
   );
+  // Sales credit held money only; should a batch ever make money available, debts come first.
+  for (const { id, posting } of fresh) await repayDebts(tx, id, posting.entries);
   return new Set(fresh.map(({ posting }) => posting.reference));
 }
 

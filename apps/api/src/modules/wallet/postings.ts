@@ -1,7 +1,7 @@
 import type { Currency } from "@salelink/contracts";
 import { isVatAccount, type LedgerAccount, vatAccount } from "@salelink/contracts/ledger";
 import type { VatCountry } from "@salelink/contracts/vat-countries";
-import type { EntryInput, Posting } from "./ledger.ts";
+import type { EntryInput, Posting } from "./entries.ts";
 
 /*
  * The money movements of the platform, as pure functions from facts to balanced postings. The
@@ -242,13 +242,162 @@ export function orderRefunded(
   released: boolean,
   refund: { amountMinor: number; reference?: string } = { amountMinor: s.split.grossMinor },
 ): Posting {
-  const sale = released ? netEntries(orderPaid(s), holdReleased(s)) : orderPaid(s).entries;
   // A partial refund (issue 21) takes back the same share of every part of the sale as it stands.
   return reverse(
-    sale,
+    saleAsItStands(s, released),
     { kind: "refund", reference: refund.reference ?? s.orderId },
     { numerator: refund.amountMinor, denominator: s.split.grossMinor },
   );
+}
+
+const isPlatformShare = (e: EntryInput) => e.account === "platform_fees" || isVatAccount(e.account);
+
+/**
+ * A chargeback opens (issue 32): the bank took the disputed amount from the provider's balance, so
+ * that share of the sale is taken back at once as a refund would take it, from the creator and the
+ * commissions' earners (`coverShortfall` then decides what falls to debts). The platform's part of
+ * it (the VAT, its fee) waits in `disputes_held` until the bank decides: the VAT owed and the fees
+ * change only when the dispute is lost, with its credit note.
+ */
+export function disputeOpened(
+  s: SaleFacts,
+  released: boolean,
+  dispute: { amountMinor: number; reference: string },
+): { posting: Posting; taken: Posting } {
+  const taken = orderRefunded(s, released, {
+    amountMinor: dispute.amountMinor,
+    reference: dispute.reference,
+  });
+  const held = taken.entries.filter(isPlatformShare).reduce((sum, e) => sum + e.amountMinor, 0);
+  const entries = taken.entries.filter((e) => !isPlatformShare(e));
+  if (held !== 0)
+    entries.push({ account: "disputes_held", ownerId: null, currency: s.currency, amountMinor: held });
+  return { posting: { kind: "dispute", reference: dispute.reference, entries }, taken };
+}
+
+/** A lost dispute: the platform's part it held leaves the VAT owed and the platform's fees. */
+export function disputeLost(
+  s: Pick<SaleFacts, "currency" | "vatCountry">,
+  taken: RefundedParts,
+  reference: string,
+): Posting | null {
+  const platform = taken.feeMinor - taken.commissionMinor;
+  const entries: EntryInput[] = [];
+  if (taken.vatMinor !== 0) {
+    if (!s.vatCountry) throw new RangeError(`dispute ${reference}: VAT without a country`);
+    entries.push({
+      account: vatAccount(s.vatCountry),
+      ownerId: null,
+      currency: s.currency,
+      amountMinor: -taken.vatMinor,
+    });
+  }
+  if (platform !== 0)
+    entries.push({ account: "platform_fees", ownerId: null, currency: s.currency, amountMinor: -platform });
+  if (entries.length === 0) return null;
+  entries.push({
+    account: "disputes_held",
+    ownerId: null,
+    currency: s.currency,
+    amountMinor: taken.vatMinor + platform,
+  });
+  return { kind: "dispute_lost", reference, entries };
+}
+
+/** Where each part of a sale now sits: held, or (after the hold) available and claimable. */
+function saleAsItStands(s: SaleFacts, released: boolean): EntryInput[] {
+  return released ? netEntries(orderPaid(s), holdReleased(s)) : orderPaid(s).entries;
+}
+
+/**
+ * A won dispute gives back exactly what its `dispute` posting took of each part (issue 32), to where
+ * that money now belongs: the held balances while the sale is held, else the creator's available
+ * balance and the commissions' claimable balances, or their earners' wallets when they were claimed
+ * meanwhile. The bank returns the amount to the provider's balance.
+ */
+export function disputeWon(
+  s: Pick<SaleFacts, "creatorId" | "referrerId" | "partnerId" | "currency" | "availableAt">,
+  taken: RefundedParts,
+  state: { released: boolean; claimed: ClaimedCommissions },
+  reference: string,
+): Posting {
+  const { currency } = s;
+  const { released, claimed } = state;
+  const entries: EntryInput[] = [
+    { account: "provider", ownerId: null, currency, amountMinor: -taken.amountMinor },
+    {
+      account: released ? "available" : "pending",
+      ownerId: s.creatorId,
+      currency,
+      amountMinor: taken.netMinor,
+    },
+    // The VAT and the platform's fee it held come back from `disputes_held`, untouched meanwhile.
+    {
+      account: "disputes_held",
+      ownerId: null,
+      currency,
+      amountMinor: taken.vatMinor + taken.feeMinor - taken.commissionMinor,
+    },
+  ];
+  const earner = (claimedYet: boolean, pending: LedgerAccount, claimable: LedgerAccount) =>
+    !released ? pending : claimedYet ? "available" : claimable;
+  if (s.referrerId)
+    entries.push({
+      account: earner(claimed.commission, "affiliate_pending", "affiliate_claimable"),
+      ownerId: s.referrerId,
+      currency,
+      amountMinor: taken.commissionMinor,
+    });
+  if (s.partnerId)
+    entries.push({
+      account: earner(claimed.partner, "partner_pending", "partner_claimable"),
+      ownerId: s.partnerId,
+      currency,
+      amountMinor: taken.partnerCommissionMinor,
+    });
+  return {
+    kind: "dispute_won",
+    reference,
+    entries: entries
+      .filter((e) => e.amountMinor !== 0)
+      // Held again until the sale's hold ends, as when it was paid.
+      .map((e) => (e.account.endsWith("pending") ? { ...e, availableAt: s.availableAt } : e)),
+  };
+}
+
+/**
+ * The provider's fee for a dispute (issue 32): it leaves the provider's balance, and its bearer pays
+ * it, the creator by default (from their available balance, or as a debt: `coverShortfall`), or the
+ * platform. Given back (`dispute_fee_returned`) when the bank returns it.
+ */
+export function disputeFee(p: {
+  disputeId: string;
+  creatorId: string;
+  currency: Currency;
+  amountMinor: number;
+  borneBy: "creator" | "platform";
+  returned?: boolean;
+}): Posting {
+  if (!Number.isSafeInteger(p.amountMinor) || p.amountMinor <= 0)
+    throw new RangeError(`disputeFee(${p.amountMinor})`);
+  const sign = p.returned ? -1 : 1;
+  const bearer: EntryInput =
+    p.borneBy === "creator"
+      ? {
+          account: "available",
+          ownerId: p.creatorId,
+          currency: p.currency,
+          amountMinor: -sign * p.amountMinor,
+        }
+      : { account: "platform_fees", ownerId: null, currency: p.currency, amountMinor: -sign * p.amountMinor };
+  return {
+    kind: p.returned ? "dispute_fee_returned" : "dispute_fee",
+    reference: p.disputeId,
+    entries: [
+      bearer,
+      { account: "provider", ownerId: null, currency: p.currency, amountMinor: sign * p.amountMinor },
+    ],
+  };
 }
 
 /** What a refund took back of each part of a sale's split, read off its reversal (before any cover). */
@@ -287,51 +436,103 @@ export function refundedParts(reversal: Posting): RefundedParts {
   return parts;
 }
 
+/** Which of a sale's commissions its earner has already claimed into their wallet. */
+export interface ClaimedCommissions {
+  /** The platform referrer's. */
+  commission: boolean;
+  /** The creator's partner's. */
+  partner: boolean;
+}
+
 /**
- * Who bears what a reversal cannot take back. A user's balance never goes below zero, so a debit
- * larger than the balance it hits (money already withdrawn: a creator's payout) is taken up to that
- * balance and the rest is borne by the platform's fees. A commission already claimed left with its
- * claim: taking it from its earner's claimable balance would take another order's commission, still
- * unclaimed. A platform referrer's is borne by the platform's fees (it came out of the fee); a
- * partner's is taken from the creator's available balance (it came out of the creator's share, and
- * the programme is theirs), and what that cannot cover falls to the fees as any shortfall.
+ * Who bears what a reversal cannot take back (decision 042): always the owner of the money, never
+ * the platform. A commission already claimed left its claimable balance with its claim, so it is
+ * taken from its earner's wallet (the referrer's or the partner's available balance), not from the
+ * claimable balance (another order's commission, still unclaimed, is there) nor from the creator.
+ * Each user's debit is then taken up to the balance it hits; what that balance no longer holds
+ * (withdrawn, claimed, paid out) becomes the owner's debt in that currency. Credits and the
+ * platform's own entries (its fee given back, the VAT, the provider) pass unchanged.
  */
 export function coverShortfall(
   entries: readonly EntryInput[],
   balanceOf: (ownerId: string, account: LedgerAccount, currency: Currency) => number,
-  opts: { commissionClaimed: boolean; partnerClaimed?: { creatorId: string } | null },
+  claimed: ClaimedCommissions,
 ): EntryInput[] {
   const retargeted = entries.map((entry): EntryInput => {
     if (entry.amountMinor >= 0) return entry;
-    if (entry.account === "affiliate_claimable" && opts.commissionClaimed)
-      return { ...entry, account: "platform_fees", ownerId: null };
-    if (entry.account === "partner_claimable" && opts.partnerClaimed)
-      return { ...entry, account: "available", ownerId: opts.partnerClaimed.creatorId };
+    if (
+      (entry.account === "affiliate_claimable" && claimed.commission) ||
+      (entry.account === "partner_claimable" && claimed.partner)
+    )
+      return { ...entry, account: "available" };
     return entry;
   });
-  // The creator's own reversal and a claimed partner commission both debit their available
+  // An earner's own share and a claimed commission of theirs may both debit their available
   // balance: checked against it once, together.
   const merged = netEntries({ kind: "refund", reference: "", entries: retargeted });
   const covered: EntryInput[] = [];
+  const debts: EntryInput[] = [];
   for (const entry of merged) {
     if (entry.ownerId === null || entry.amountMinor >= 0) {
       covered.push(entry);
       continue;
     }
-    const balance = balanceOf(entry.ownerId, entry.account, entry.currency);
-    const shortfall = Math.max(0, -entry.amountMinor - balance);
-    if (shortfall < -entry.amountMinor)
-      covered.push({ ...entry, amountMinor: entry.amountMinor + shortfall });
-    if (shortfall > 0) {
-      covered.push({
-        account: "platform_fees",
-        ownerId: null,
-        currency: entry.currency,
-        amountMinor: -shortfall,
-      });
-    }
+    const held = Math.max(0, balanceOf(entry.ownerId, entry.account, entry.currency));
+    const taken = Math.min(held, -entry.amountMinor);
+    if (taken > 0) covered.push({ ...entry, amountMinor: -taken });
+    const shortfall = -entry.amountMinor - taken;
+    if (shortfall > 0) debts.push({ ...entry, account: "debt", amountMinor: -shortfall });
   }
-  return covered;
+  // One debt entry per owner and currency, however many of their balances fell short.
+  return [...covered, ...netEntries({ kind: "refund", reference: "", entries: debts })];
+}
+
+/** The debts a posting adds (negative entries of `debt`): whom to tell, and what the model checks. */
+export function debtsIncurred(posting: Posting): EntryInput[] {
+  return posting.entries.filter((e) => e.account === "debt" && e.amountMinor < 0);
+}
+
+/**
+ * What became available to a user in debt repays the debt first (decision 042): as much of the
+ * available balance as the debt needs, in one movement, referenced by the posting that made it
+ * available. Null when there is nothing to repay.
+ */
+export function debtRepayment(p: {
+  reference: string;
+  ownerId: string;
+  currency: Currency;
+  availableMinor: number;
+  debtMinor: number;
+}): Posting | null {
+  const amount = Math.min(Math.max(0, p.availableMinor), Math.max(0, -p.debtMinor));
+  if (amount === 0) return null;
+  return {
+    kind: "debt_repayment",
+    reference: p.reference,
+    entries: [
+      { account: "available", ownerId: p.ownerId, currency: p.currency, amountMinor: -amount },
+      { account: "debt", ownerId: p.ownerId, currency: p.currency, amountMinor: amount },
+    ],
+  };
+}
+
+/** An operator gives up on a debt (decision 042): it is cleared against the platform's write-offs. */
+export function debtWrittenOff(p: {
+  writeOffId: string;
+  ownerId: string;
+  currency: Currency;
+  amountMinor: number;
+}): Posting {
+  if (!Number.isSafeInteger(p.amountMinor) || p.amountMinor <= 0)
+    throw new RangeError(`debtWrittenOff(${p.amountMinor})`);
+  return {
+    kind: "debt_write_off",
+    reference: p.writeOffId,
+    entries: [
+      { account: "debt", ownerId: p.ownerId, currency: p.currency, amountMinor: p.amountMinor },
+      { account: "debts_written_off", ownerId: null, currency: p.currency, amountMinor: -p.amountMinor },
+    ],
+  };
 }
 
 /**

@@ -5,7 +5,7 @@ import {
   orderTransactionKinds,
   userAccounts,
 } from "@salelink/contracts/ledger";
-import { and, desc, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import {
   ledgerBalanceDeltas,
@@ -134,6 +134,38 @@ export async function addToBalance(db: DbOrTx, d: BalanceDelta): Promise<void> {
         updatedAt: sql`now()`,
       },
     });
+}
+
+/**
+ * The available and debt balances of these users in these currencies, their rows locked until the
+ * caller's transaction ends (decision 042: what became available repays a debt, read and written
+ * under the same locks). Rows that do not exist hold zero and are not returned.
+ */
+export async function lockAvailableAndDebt(
+  db: DbOrTx,
+  keys: { ownerId: string; currency: Currency }[],
+): Promise<{ ownerId: string; currency: Currency; account: LedgerAccount; balanceMinor: number }[]> {
+  if (keys.length === 0) return [];
+  return db
+    .select({
+      ownerId: ledgerBalances.ownerId,
+      currency: ledgerBalances.currency,
+      account: ledgerBalances.account,
+      balanceMinor: ledgerBalances.balanceMinor,
+    })
+    .from(ledgerBalances)
+    .where(
+      and(
+        inArray(ledgerBalances.account, ["available", "debt"]),
+        or(
+          ...keys.map((k) =>
+            and(eq(ledgerBalances.ownerId, k.ownerId), eq(ledgerBalances.currency, k.currency)),
+          ),
+        ),
+      ),
+    )
+    .orderBy(ledgerBalances.ownerId, ledgerBalances.account, ledgerBalances.currency)
+    .for("update");
 }
 
 export async function platformBalances(db: DbOrTx) {

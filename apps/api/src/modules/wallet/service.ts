@@ -36,6 +36,7 @@ export async function walletOf(db: Db, config: Config, userId: string): Promise<
       affiliateClaimable: 0,
       partnerPending: 0,
       partnerClaimable: 0,
+      debt: 0,
     };
     if (b.account === "pending") row.pending = b.balanceMinor;
     else if (b.account === "available") row.available = b.balanceMinor;
@@ -44,6 +45,7 @@ export async function walletOf(db: Db, config: Config, userId: string): Promise<
     else if (b.account === "affiliate_claimable") row.affiliateClaimable = b.balanceMinor;
     else if (b.account === "partner_pending") row.partnerPending = b.balanceMinor;
     else if (b.account === "partner_claimable") row.partnerClaimable = b.balanceMinor;
+    else if (b.account === "debt") row.debt = b.balanceMinor;
     byCurrency.set(b.currency, row);
   }
   const held = await heldSales(db, userId, HELD_SHOWN);

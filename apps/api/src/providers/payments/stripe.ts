@@ -1,12 +1,13 @@
-import { type Currency, currencySchema } from "@salelink/contracts";
 import Stripe from "stripe";
 import type { PaymentsEnv } from "./env.ts";
 import { DEFAULT_TOLERANCE_SECONDS } from "./signature.ts";
+import { toProviderEvent } from "./stripe-events.ts";
 import {
   type CreatedPayment,
   type CreatePaymentInput,
-  type PaymentEvent,
+  type DisputeEvidence,
   type PaymentProvider,
+  type ProviderEvent,
   type ServerConfirmation,
   type ServerConfirmedPayments,
   WebhookSignatureError,
@@ -118,8 +119,11 @@ export class StripePaymentProvider implements PaymentProvider {
     };
   }
 
-  parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent | null {
-    return toPaymentEvent(
+  parseWebhook(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): ProviderEvent | null {
+    return toProviderEvent(
       constructStripeEvent(this.#client, rawBody, headers, this.#webhookSecret, this.#toleranceSeconds),
     );
   }
@@ -128,6 +132,21 @@ export class StripePaymentProvider implements PaymentProvider {
     await this.#call(() =>
       this.#client.refunds.create(
         { payment_intent: input.paymentId, amount: input.amountMinor },
+        { idempotencyKey: input.idempotencyKey },
+      ),
+    );
+  }
+
+  async submitDisputeEvidence(input: {
+    disputeId: string;
+    evidence: DisputeEvidence;
+    idempotencyKey: string;
+  }): Promise<void> {
+    // `submit: true` is Stripe's default too; said aloud because a submission is final.
+    await this.#call(() =>
+      this.#client.disputes.update(
+        input.disputeId,
+        { evidence: stripeEvidence(input.evidence), submit: true },
         { idempotencyKey: input.idempotencyKey },
       ),
     );
@@ -221,69 +240,18 @@ export function constructStripeEvent(
   }
 }
 
-function toPaymentEvent(event: Stripe.Event): PaymentEvent | null {
-  const common = { id: event.id, createdAt: new Date(event.created * 1000), raw: event };
-  switch (event.type) {
-    case "payment_intent.succeeded": {
-      const intent = event.data.object;
-      return {
-        ...common,
-        type: "payment.succeeded",
-        paymentId: intent.id,
-        orderId: intent.metadata?.orderId ?? null,
-        // What was actually taken, which is what the order's ledger must record.
-        amountMinor: integerAmount(intent.amount_received, event.id),
-        currency: knownCurrency(intent.currency, event.id),
-      };
-    }
-    case "payment_intent.payment_failed": {
-      const intent = event.data.object;
-      const failure = intent.last_payment_error;
-      const failureReason = failure?.message ?? failure?.code;
-      return {
-        ...common,
-        type: "payment.failed",
-        paymentId: intent.id,
-        orderId: intent.metadata?.orderId ?? null,
-        amountMinor: integerAmount(intent.amount, event.id),
-        currency: knownCurrency(intent.currency, event.id),
-        ...(failureReason ? { failureReason } : {}),
-      };
-    }
-    case "charge.refunded": {
-      const charge = event.data.object;
-      // Whole or partial (issue 21): `amount_refunded` is what the charge's refunds add up to, which
-      // is what the order records (decision 037), so a redelivered or late event changes nothing.
-      if (charge.amount_refunded <= 0) return null;
-      const paymentId =
-        typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
-      // A charge made without a PaymentIntent was not made by us.
-      if (!paymentId) return null;
-      return {
-        ...common,
-        type: "refund.succeeded",
-        paymentId,
-        orderId: charge.metadata?.orderId ?? null,
-        amountMinor: integerAmount(charge.amount_refunded, event.id),
-        currency: knownCurrency(charge.currency, event.id),
-      };
-    }
-    default:
-      return null;
-  }
-}
-
-function integerAmount(value: unknown, eventId: string): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0)
-    throw new Error(`Stripe event ${eventId} carries an invalid amount`);
-  return value;
-}
-
-function knownCurrency(value: unknown, eventId: string): Currency {
-  const parsed = currencySchema.safeParse(typeof value === "string" ? value.toUpperCase() : value);
-  if (!parsed.success)
-    throw new Error(`Stripe event ${eventId} is in a currency we do not sell in: ${String(value)}`);
-  return parsed.data;
+/** Our evidence in Stripe's field names; a field we do not have is left out, not sent empty. */
+function stripeEvidence(evidence: DisputeEvidence): Stripe.DisputeUpdateParams.Evidence {
+  return {
+    product_description: evidence.productDescription,
+    customer_email_address: evidence.customerEmailAddress,
+    ...(evidence.customerName !== undefined ? { customer_name: evidence.customerName } : {}),
+    ...(evidence.billingAddress !== undefined ? { billing_address: evidence.billingAddress } : {}),
+    access_activity_log: evidence.accessActivityLog,
+    refund_policy_disclosure: evidence.refundPolicyDisclosure,
+    service_date: evidence.serviceDate,
+    uncategorized_text: evidence.uncategorizedText,
+  };
 }
 
 function toRequestError(error: unknown, secretKey: string): StripeRequestError {

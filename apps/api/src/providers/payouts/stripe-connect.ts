@@ -1,8 +1,10 @@
+import { currencySchema } from "@salelink/contracts";
 import Stripe from "stripe";
 import { DEFAULT_TOLERANCE_SECONDS } from "../payments/signature.ts";
 import { apiAddress, constructStripeEvent } from "../payments/stripe.ts";
 import type { PayoutsEnv } from "./env.ts";
 import {
+  type ConnectedBalance,
   type PayoutDestination,
   type PayoutEvent,
   type PayoutProvider,
@@ -46,10 +48,17 @@ export function stripeConnectOptions(env: PayoutsEnv): StripeConnectOptions {
  */
 export const stripeKeys = {
   account: (userId: string) => `salelink-connect-account-${userId}`,
+  manualPayouts: (userId: string) => `salelink-connect-manual-payouts-${userId}`,
   externalAccount: (bankAccountId: string) => `salelink-external-account-${bankAccountId}`,
   transfer: (payoutId: string) => `salelink-payout-transfer-${payoutId}`,
   payout: (payoutId: string) => `salelink-payout-${payoutId}`,
+  transferReversal: (payoutId: string) => `salelink-payout-transfer-reversal-${payoutId}`,
 };
+
+/** Only a payout we ask for leaves a connected account: Stripe's default schedule pays out daily. */
+const MANUAL_PAYOUTS = { payouts: { schedule: { interval: "manual" as const } } };
+/** The transfer group of a payout's transfer, by which the transfer is found again. */
+const transferGroup = (payoutId: string) => `payout-${payoutId}`;
 
 /** Stripe's bank account parameters, plus the US account type, which the SDK's types leave out. */
 type ExternalBankAccount = Stripe.AccountCreateExternalAccountParams.BankAccount & {
@@ -85,7 +94,9 @@ export function externalBankAccount(destination: PayoutDestination): ExternalBan
  * account, attaches each of the creator's bank accounts as an external account in that account's
  * currency, transfers the amount from the platform's balance in the payout's currency and pays it
  * out to the external account of that currency. Outcomes come back as `payout.paid` / `payout.failed`
- * events of the connected account, on the Connect webhook endpoint.
+ * events of the connected account, on the Connect webhook endpoint. Connected accounts pay out only
+ * when asked (a manual schedule, issue 32): with Stripe's daily default, a transfer could leave for
+ * the bank on its own before, or instead of, the payout we make.
  */
 export class StripeConnectPayoutProvider implements PayoutProvider {
   readonly kind = "stripe" as const;
@@ -126,6 +137,7 @@ export class StripeConnectPayoutProvider implements PayoutProvider {
             country: destination.country,
             business_type: "individual",
             capabilities: { transfers: { requested: true } },
+            settings: MANUAL_PAYOUTS,
             metadata: { userId: payout.userId },
           },
           { idempotencyKey: stripeKeys.account(payout.userId) },
@@ -133,6 +145,18 @@ export class StripeConnectPayoutProvider implements PayoutProvider {
       );
       accountId = account.id;
       await store.saveConnectAccount(payout.userId, accountId);
+      await store.markManualPayouts(payout.userId);
+    } else if (!(await store.manualPayoutsSet(payout.userId))) {
+      // An account created before schedules were set: told once, and remembered.
+      const existing = accountId;
+      await this.#call(() =>
+        this.#client.accounts.update(
+          existing,
+          { settings: MANUAL_PAYOUTS },
+          { idempotencyKey: stripeKeys.manualPayouts(payout.userId) },
+        ),
+      );
+      await store.markManualPayouts(payout.userId);
     }
     const connected = accountId;
 
@@ -153,25 +177,78 @@ export class StripeConnectPayoutProvider implements PayoutProvider {
     }
     const bank = externalAccountId;
 
-    await this.#call(() =>
+    const transfer = await this.#call(() =>
       this.#client.transfers.create(
         {
           amount: payout.amountMinor,
           currency,
           destination: connected,
-          transfer_group: `payout-${payout.payoutId}`,
+          transfer_group: transferGroup(payout.payoutId),
           metadata: { payoutId: payout.payoutId },
         },
         { idempotencyKey: stripeKeys.transfer(payout.payoutId) },
       ),
     );
-    const created = await this.#call(() =>
-      this.#client.payouts.create(
-        { amount: payout.amountMinor, currency, destination: bank, metadata: { payoutId: payout.payoutId } },
-        { idempotencyKey: stripeKeys.payout(payout.payoutId), stripeAccount: connected },
-      ),
+    try {
+      const created = await this.#call(() =>
+        this.#client.payouts.create(
+          {
+            amount: payout.amountMinor,
+            currency,
+            destination: bank,
+            metadata: { payoutId: payout.payoutId },
+          },
+          { idempotencyKey: stripeKeys.payout(payout.payoutId), stripeAccount: connected },
+        ),
+      );
+      return { providerPayoutId: created.id };
+    } catch (error) {
+      if (!(error instanceof PayoutRefusedError)) throw error;
+      // Failing the payout gives the money back to the creator's balance: it must not also stay on
+      // the connected account. Until the transfer is back, the job retries instead of failing it.
+      // The transfer is read again: a replayed creation answers it as it was first made, before any
+      // reversal of an earlier attempt.
+      try {
+        const current = await this.#call(() => this.#client.transfers.retrieve(transfer.id));
+        await this.#reverse(current, stripeKeys.transferReversal(payout.payoutId), payout.payoutId);
+      } catch (reversal) {
+        throw new Error(
+          `Stripe refused the payout, and its transfer could not be taken back yet: ${reversal instanceof Error ? reversal.message : String(reversal)}`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Takes back what is left of the payout's transfer (found by its transfer group), once: the same
+   * key each time. Resolves when there was no transfer or it is wholly reversed already. Call it once
+   * the payout has failed: while the money is not back on the connected account (a payout on its
+   * way) it throws a plain Error, to be retried. PayoutRefusedError when Stripe refuses the reversal
+   * otherwise (an operator's case), a plain Error when Stripe is unavailable.
+   */
+  async reverseTransfer(payout: PayoutSubmission, _store: PayoutProviderStore): Promise<void> {
+    const { data } = await this.#call(() =>
+      this.#client.transfers.list({ transfer_group: transferGroup(payout.payoutId) }),
     );
-    return { providerPayoutId: created.id };
+    const key = stripeKeys.transferReversal(payout.payoutId);
+    // One transfer per payout (its key); should a second exist, each gets a key of its own.
+    for (const transfer of data)
+      await this.#reverse(transfer, data.length === 1 ? key : `${key}-${transfer.id}`, payout.payoutId);
+  }
+
+  /** What a connected account holds that no payout has taken yet, per currency we know. */
+  async connectedBalances(accountId: string): Promise<ConnectedBalance[]> {
+    const balance = await this.#call(() => this.#client.balance.retrieve({}, { stripeAccount: accountId }));
+    const totals = new Map<ConnectedBalance["currency"], number>();
+    for (const entry of [...balance.available, ...balance.pending]) {
+      const currency = currencySchema.safeParse(entry.currency.toUpperCase());
+      if (!currency.success) continue;
+      totals.set(currency.data, (totals.get(currency.data) ?? 0) + entry.amount);
+    }
+    return [...totals]
+      .map(([currency, amountMinor]) => ({ currency, amountMinor }))
+      .sort((a, b) => a.currency.localeCompare(b.currency));
   }
 
   parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PayoutEvent | null {
@@ -195,6 +272,31 @@ export class StripeConnectPayoutProvider implements PayoutProvider {
     if (event.type === "payout.paid") return { ...common, type: "paid" };
     const reason = payout.failure_message ?? payout.failure_code ?? "The bank refused the transfer.";
     return { ...common, type: "failed", failureReason: reason };
+  }
+
+  /**
+   * Reverses what is left of a transfer. No amount is sent (Stripe then takes what is left), so a
+   * retry with the same key is the same request and replays, even after a partial reversal. Stripe
+   * also keeps a refusal under its key for a day: the reversal is asked only once the connected
+   * account holds the money again, or a premature try would block the key's later ones.
+   */
+  async #reverse(transfer: Stripe.Transfer, idempotencyKey: string, payoutId: string): Promise<void> {
+    const left = transfer.amount - transfer.amount_reversed;
+    if (left <= 0) return;
+    const account =
+      typeof transfer.destination === "string" ? transfer.destination : transfer.destination?.id;
+    if (!account) throw new Error(`Stripe's transfer ${transfer.id} names no connected account`);
+    const balance = await this.#call(() => this.#client.balance.retrieve({}, { stripeAccount: account }));
+    const available = balance.available
+      .filter((entry) => entry.currency === transfer.currency)
+      .reduce((sum, entry) => sum + entry.amount, 0);
+    if (available < left)
+      throw new Error(
+        `The ${left} ${transfer.currency} of transfer ${transfer.id} are not back on the connected account yet (${available} available)`,
+      );
+    await this.#call(() =>
+      this.#client.transfers.createReversal(transfer.id, { metadata: { payoutId } }, { idempotencyKey }),
+    );
   }
 
   async #call<T>(request: () => Promise<T>): Promise<T> {

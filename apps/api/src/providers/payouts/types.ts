@@ -48,6 +48,12 @@ export interface PayoutProviderStore {
   connectAccountOf(userId: string): Promise<string | null>;
   saveConnectAccount(userId: string, accountId: string): Promise<void>;
   saveExternalAccount(bankAccountId: string, externalAccountId: string): Promise<void>;
+  /**
+   * Stripe Connect (issue 32): whether the user's connected account was told to pay out only when
+   * asked (a manual payout schedule), and noting that it now has been.
+   */
+  manualPayoutsSet(userId: string): Promise<boolean>;
+  markManualPayouts(userId: string): Promise<void>;
   /** The sandbox's bank: its answer to a submitted payout arrives later, queued in this transaction. */
   bankAnswersLater(
     outcome: { providerPayoutId: string; payoutId: string; type: "paid" | "failed"; failureReason?: string },
@@ -87,6 +93,13 @@ export class PayoutRefusedError extends Error {
   }
 }
 
+/** A connected account's balance in one currency (Stripe Connect), for the reconciliation job. */
+export interface ConnectedBalance {
+  currency: Currency;
+  /** Available and pending together: what the account holds that no payout has taken yet. */
+  amountMinor: number;
+}
+
 export interface PayoutProvider {
   readonly kind: PayoutProviderKind;
   /**
@@ -103,4 +116,13 @@ export interface PayoutProvider {
    * null for an event we do not act on. Throws WebhookSignatureError when it is not authentic.
    */
   parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PayoutEvent | null;
+  /**
+   * Stripe Connect only (issue 32): takes a payout's transfer back from the connected account to
+   * the platform, wholly, once (an idempotency key of the payout's): called before a payout that
+   * failed after its transfer is marked failed, so the money is not both back in the creator's
+   * balance and on the connected account. Resolves when nothing was transferred.
+   */
+  reverseTransfer?(payout: PayoutSubmission, store: PayoutProviderStore): Promise<void>;
+  /** Stripe Connect only: what a connected account holds, per currency (reconciliation). */
+  connectedBalances?(accountId: string): Promise<ConnectedBalance[]>;
 }

@@ -37,10 +37,11 @@ export function lockUnclaimedCommissions(tx: DbOrTx, params: { referredId: strin
     .select({
       id: orders.id,
       currency: orders.currency,
-      // What partial refunds left of it (decision 037).
-      commission: sql<number>`(${orders.commissionMinor} - ${orders.refundedCommissionMinor})`.mapWith(
-        Number,
-      ),
+      // What partial refunds (decision 037) and a chargeback (issue 32) left of it.
+      commission:
+        sql<number>`(${orders.commissionMinor} - ${orders.refundedCommissionMinor} - ${orders.disputedCommissionMinor})`.mapWith(
+          Number,
+        ),
       releasedAt: orders.releasedAt,
     })
     .from(orders)
@@ -50,7 +51,7 @@ export function lockUnclaimedCommissions(tx: DbOrTx, params: { referredId: strin
         eq(orders.referrerId, params.referrerId),
         eq(orders.status, "paid"),
         isNull(orders.commissionClaimId),
-        gt(orders.commissionMinor, orders.refundedCommissionMinor),
+        sql`${orders.commissionMinor} > ${orders.refundedCommissionMinor} + ${orders.disputedCommissionMinor}`,
       ),
     )
     .orderBy(orders.id)
@@ -61,8 +62,11 @@ export function lockUnclaimedCommissions(tx: DbOrTx, params: { referredId: strin
 export async function zeroCommission(tx: DbOrTx, params: { orderId: string }): Promise<void> {
   await tx
     .update(orders)
-    // Nothing left: what partial refunds took back stays recorded as taken back.
-    .set({ commissionMinor: orders.refundedCommissionMinor, updatedAt: new Date() })
+    // Nothing left: what partial refunds and a chargeback took back stays recorded as taken back.
+    .set({
+      commissionMinor: sql`${orders.refundedCommissionMinor} + ${orders.disputedCommissionMinor}`,
+      updatedAt: new Date(),
+    })
     .where(eq(orders.id, params.orderId));
 }
 

@@ -20,9 +20,11 @@ export async function lockSale(db: DbOrTx, params: { orderId: string; creatorId:
       paymentId: orders.providerPaymentId,
       totalMinor: orders.totalMinor,
       refundedMinor: orders.refundedMinor,
+      disputedMinor: orders.disputedMinor,
       currency: orders.currency,
       paidAt: orders.paidAt,
-      refundWindowDays: links.refundWindowDays,
+      // Fixed on the order at checkout (issue 32): a later change of the link's window moves nothing.
+      refundWindowDays: sql<number>`coalesce(${orders.refundWindowDays}, ${links.refundWindowDays})`,
     })
     .from(orders)
     .innerJoin(links, eq(links.id, orders.linkId))
@@ -86,7 +88,7 @@ export async function saleRow(db: DbOrTx, params: { orderId: string; creatorId: 
       id: orders.id,
       linkId: orders.linkId,
       linkTitle: links.title,
-      refundWindowDays: links.refundWindowDays,
+      refundWindowDays: sql<number>`coalesce(${orders.refundWindowDays}, ${links.refundWindowDays})`,
       buyerEmail: orders.buyerEmail,
       status: orders.status,
       currency: orders.currency,
@@ -95,6 +97,7 @@ export async function saleRow(db: DbOrTx, params: { orderId: string; creatorId: 
       partnerCommissionMinor: orders.partnerCommissionMinor,
       netMinor: orders.netMinor,
       refundedMinor: orders.refundedMinor,
+      disputedMinor: orders.disputedMinor,
       vatMinor: orders.vatMinor,
       vatRateBps: orders.vatRateBps,
       vatCountry: orders.vatCountry,

@@ -1,6 +1,7 @@
 import type { Locale, RefundView, SaleView } from "@salelink/contracts";
 import { formatMoney } from "@salelink/contracts/money";
 import { z } from "zod";
+import type { Config } from "../../../config.ts";
 import type { Db, Tx } from "../../../db/client.ts";
 import { jobKind } from "../../../jobs/index.ts";
 import { AppError, notFound, validation } from "../../../lib/errors.ts";
@@ -10,6 +11,10 @@ import { sandboxEvent } from "../../../providers/payments/sandbox/provider.ts";
 import { StripeRequestError } from "../../../providers/payments/stripe.ts";
 import type { PaymentProvider } from "../../../providers/payments/types.ts";
 import { audit } from "../../audit/queries.ts";
+import { openDisputeOf } from "../disputes/queries.ts";
+import { disputesOf } from "../disputes/service.ts";
+import { lockOrder } from "../queries.ts";
+import { debtOfRefunding } from "../reversal.ts";
 import {
   failRefund,
   insertRefund,
@@ -32,6 +37,7 @@ import {
 
 export interface RefundDeps {
   db: Db;
+  config: Pick<Config, "REFUND_DEBT_LIMIT_MINOR">;
   payments: PaymentProvider;
   pokeJobs(): void;
 }
@@ -65,7 +71,13 @@ export async function askRefund(deps: RefundDeps, orderId: string, ask: Ask): Pr
       if (!sale) throw notFound("Order");
       const paymentId = refundableSale(sale);
       if (await refundUnderWay(tx, sale.id)) throw underWay();
-      const left = sale.totalMinor - sale.refundedMinor;
+      // The buyer's bank decides a disputed payment; the provider refuses its refund meanwhile.
+      if (await openDisputeOf(tx, sale.id))
+        throw new AppError(
+          "ConflictException",
+          "This payment is disputed by the buyer's bank: it cannot be refunded until the dispute is closed.",
+        );
+      const left = sale.totalMinor - sale.refundedMinor - sale.disputedMinor;
       let amountMinor = left;
       if (ask.by === "creator") {
         if (sale.paidAt && refundableUntil(sale.paidAt, sale.refundWindowDays) <= new Date()) {
@@ -79,6 +91,16 @@ export async function askRefund(deps: RefundDeps, orderId: string, ask: Ask): Pr
           );
         }
         amountMinor = ask.amountMinor;
+        // The money already paid out or claimed would become someone's debt (decision 042): past
+        // the limit, only an operator may refund it.
+        const order = await lockOrder(tx, sale.id);
+        const debt = order ? await debtOfRefunding(tx, order, amountMinor) : 0;
+        if (debt > deps.config.REFUND_DEBT_LIMIT_MINOR)
+          throw new AppError(
+            "ConflictException",
+            "{amount} of this sale has already been paid out or claimed: refunding it would leave a debt. Ask our support to refund it.",
+            { params: { amount: formatMoney(debt, sale.currency, ask.locale) } },
+          );
       }
       const cumulative = sale.refundedMinor + amountMinor;
       const id = await insertRefund(tx, {
@@ -212,13 +234,19 @@ export async function saleOf(
 ): Promise<SaleView> {
   const row = await saleRow(db, { orderId, creatorId });
   if (!row) throw notFound("Order");
-  const [refunds, payout] = await Promise.all([
+  const [refunds, payout, disputes] = await Promise.all([
     refundsOf(db, row.id),
     payoutOfSale(db, { creatorId, orderId: row.id, currency: row.currency }),
+    disputesOf(db, row.id),
   ]);
   const until = row.paidAt ? refundableUntil(row.paidAt, row.refundWindowDays) : null;
+  const disputed = disputes.some((d) => d.status === "needs_response" || d.status === "under_review");
   const open =
-    row.status === "paid" && until !== null && until > now && !refunds.some((r) => r.status === "asked");
+    row.status === "paid" &&
+    until !== null &&
+    until > now &&
+    !disputed &&
+    !refunds.some((r) => r.status === "asked");
   return {
     id: row.id,
     linkId: row.linkId,
@@ -233,8 +261,11 @@ export async function saleOf(
     refundedMinor: row.refundedMinor,
     paidAt: row.paidAt?.toISOString() ?? null,
     availableAt: row.availableAt?.toISOString() ?? null,
-    refundableMinor: open ? row.totalMinor - row.refundedMinor : 0,
+    refundableMinor: open ? row.totalMinor - row.refundedMinor - row.disputedMinor : 0,
     refundableUntil: until?.toISOString() ?? null,
+    refundWindowDays: row.refundWindowDays,
+    disputedMinor: row.disputedMinor,
+    disputes,
     refunds: refunds.map(
       (r): RefundView => ({
         ...r,

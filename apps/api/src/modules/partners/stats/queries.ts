@@ -101,11 +101,13 @@ export async function membershipFigures(
         count(*) filter (where o.status = 'paid' and o.partner_blocked = 'shared-signals') as blocked_shared,
         coalesce(sum(o.total_minor - o.refunded_minor) filter (where o.status = 'paid' and o.partner_blocked is null), 0) as revenue,
         -- What partial refunds left (decision 037).
-        coalesce(sum(o.partner_commission_minor - o.refunded_partner_minor) filter (
+        coalesce(sum(o.partner_commission_minor - o.refunded_partner_minor - o.disputed_partner_minor) filter (
           where o.status = 'paid' and o.released_at is null and o.partner_claim_id is null), 0) as held,
-        coalesce(sum(o.partner_commission_minor - o.refunded_partner_minor) filter (
+        coalesce(sum(o.partner_commission_minor - o.refunded_partner_minor - o.disputed_partner_minor) filter (
           where o.status = 'paid' and o.released_at is not null and o.partner_claim_id is null), 0) as owed,
-        coalesce(sum(o.partner_commission_minor) filter (where o.partner_claim_id is not null), 0) as paid
+        -- A refund or a chargeback takes a claimed commission back from the partner (decision 042).
+        coalesce(sum(o.partner_commission_minor - o.refunded_partner_minor - o.disputed_partner_minor) filter (
+          where o.partner_claim_id is not null), 0) as paid
       from orders o
       where o.partner_membership_id in (select id from m)
         and o.creator_id in (select creator_id from m)
@@ -182,7 +184,7 @@ export async function membershipDays(
     ),
     s as (
       select (o.paid_at at time zone 'UTC')::date as day, o.currency, count(*) as sales,
-        sum(coalesce(o.partner_commission_minor, 0) - o.refunded_partner_minor) as commission
+        sum(coalesce(o.partner_commission_minor, 0) - o.refunded_partner_minor - o.disputed_partner_minor) as commission
       from orders o
       where o.partner_membership_id = ${params.membershipId} and o.status = 'paid'
         and o.partner_blocked is null and o.paid_at >= ${params.fromDay}::date

@@ -13,6 +13,7 @@ import { jobKind } from "../../../jobs/index.ts";
 import { validation } from "../../../lib/errors.ts";
 import type { PayoutProvider } from "../../../providers/payouts/types.ts";
 import { queueMail } from "../../mail/jobs.ts";
+import { debtsOf } from "../../wallet/debts/queries.ts";
 import { post } from "../../wallet/ledger.ts";
 import { payoutRequested } from "../../wallet/postings.ts";
 import { lockOwnBankAccount } from "../bank-accounts/queries.ts";
@@ -237,8 +238,12 @@ export async function runPayoutSchedule(
   if (payable.length === 0) return outcome;
 
   const accountWide = await accountBlockers(tx, owner);
+  const debts = await debtsOf(tx, owner.id);
   if (accountWide.length > 0) {
     outcome.blocked = accountWide.map((code) => ({ code }));
+  } else if (debts.length > 0) {
+    // Repaid first from the next sales (decision 042): the schedule pays once nothing is owed.
+    outcome.blocked = debts.map((d) => ({ code: "debt", currency: d.currency }));
   } else {
     for (const { currency, amount } of payable) {
       const newest = await newestBankAccountIn(tx, owner.id, currency);

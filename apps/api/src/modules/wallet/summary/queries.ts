@@ -133,12 +133,14 @@ export async function refreshReferralSales(tx: DbOrTx, since: string): Promise<n
                                   claimable_minor, claimed_minor)
       select o.referrer_id, o.creator_id, o.currency,
         count(*) filter (where o.status = 'paid'),
-        coalesce(sum(o.commission_minor - o.refunded_commission_minor)
+        coalesce(sum(o.commission_minor - o.refunded_commission_minor - o.disputed_commission_minor)
                  filter (where o.status = 'paid' and o.released_at is null), 0),
-        coalesce(sum(o.commission_minor - o.refunded_commission_minor)
+        coalesce(sum(o.commission_minor - o.refunded_commission_minor - o.disputed_commission_minor)
                  filter (where o.status = 'paid' and o.released_at is not null
                          and o.commission_claim_id is null), 0),
-        coalesce(sum(o.commission_minor) filter (where o.commission_claim_id is not null), 0)
+        -- A refund or a chargeback takes a claimed commission back too (decision 042).
+        coalesce(sum(o.commission_minor - o.refunded_commission_minor - o.disputed_commission_minor)
+                 filter (where o.commission_claim_id is not null), 0)
       from orders o
       where o.referrer_id in (${changedReferrers(since)}) and o.status in ('paid', 'refunded')
       group by o.referrer_id, o.creator_id, o.currency

@@ -1,14 +1,10 @@
-import { z } from "zod";
 import type { Tx } from "../../../db/client.ts";
-import { type JobRegistry, jobKind } from "../../../jobs/index.ts";
+import type { JobRegistry } from "../../../jobs/index.ts";
 import { signPayload } from "../signature.ts";
-import { SANDBOX_SIGNATURE_HEADER, type SandboxEvent, sandboxWebhookSecret } from "./provider.ts";
+import { disputeLater, sandboxDisputeLaterJob } from "./dispute-service.ts";
+import { SANDBOX_SIGNATURE_HEADER, sandboxDeliverJob, sandboxWebhookSecret } from "./events.ts";
 
-/** The sandbox's deliveries: signed at each attempt, received by the webhook's own handler. */
-export const sandboxDeliverJob = jobKind(
-  "payments.sandbox-deliver",
-  z.object({ event: z.custom<SandboxEvent>((v) => typeof v === "object" && v !== null) }),
-);
+export { sandboxDeliverJob } from "./events.ts";
 
 /** Verifies a signed delivery and applies it in `tx`: the webhook route's own path (checkout). */
 export type ReceivePaymentDelivery = (
@@ -23,6 +19,9 @@ export function registerSandboxPaymentJobs(
   deps: { appSecret: string; receive: ReceivePaymentDelivery },
 ): void {
   const secret = sandboxWebhookSecret(deps.appSecret);
+  registry.register(sandboxDisputeLaterJob, (tx, { paymentId, feeMinor }) =>
+    disputeLater(tx, paymentId, feeMinor),
+  );
   registry.register(sandboxDeliverJob, async (tx, { event }) => {
     const raw = JSON.stringify(event);
     const header = signPayload(raw, secret, Math.floor(Date.now() / 1000));

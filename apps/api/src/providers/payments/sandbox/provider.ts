@@ -1,10 +1,26 @@
-import { createHmac, randomBytes } from "node:crypto";
-import { currencySchema } from "@salelink/contracts";
-import { z } from "zod";
+import { randomBytes } from "node:crypto";
 import type { DbOrTx } from "../../../db/client.ts";
 import { verifySignature } from "../signature.ts";
-import type { CreatedPayment, CreatePaymentInput, PaymentEvent, PaymentProvider } from "../types.ts";
+import type {
+  CreatedPayment,
+  CreatePaymentInput,
+  DisputeEvidence,
+  PaymentProvider,
+  ProviderEvent,
+} from "../types.ts";
+import { submitSandboxEvidence } from "./dispute-service.ts";
+import { SANDBOX_SIGNATURE_HEADER, sandboxEventSchema } from "./events.ts";
+
 import { insertSandboxPayment, sandboxPaymentIdByKey, setSandboxPaymentStatus } from "./queries.ts";
+
+export {
+  SANDBOX_SIGNATURE_HEADER,
+  type SandboxDisputeEvent,
+  type SandboxEvent,
+  sandboxDisputeEvent,
+  sandboxEvent,
+  sandboxWebhookSecret,
+} from "./events.ts";
 
 /*
  * The sandbox payment provider (the default): it keeps its payments like Stripe keeps its
@@ -12,26 +28,6 @@ import { insertSandboxPayment, sandboxPaymentIdByKey, setSandboxPaymentStatus } 
  * through the same webhook route and handler as Stripe (delivered by a job, re-signed at each
  * attempt). Labelled as a sandbox on every screen that shows it.
  */
-
-export const SANDBOX_SIGNATURE_HEADER = "sandbox-signature";
-
-/** The sandbox signs its events with a key derived from the app secret: nothing to configure. */
-export const sandboxWebhookSecret = (appSecret: string): string =>
-  createHmac("sha256", appSecret).update("sandbox-payments-webhook").digest("hex");
-
-const sandboxEventSchema = z.object({
-  id: z.string().regex(/^evt_sbx_[A-Za-z0-9_-]+$/),
-  type: z.enum(["payment.succeeded", "payment.failed", "refund.succeeded"]),
-  created: z.number().int(),
-  data: z.object({
-    paymentId: z.string(),
-    orderId: z.uuid(),
-    amountMinor: z.number().int().positive(),
-    currency: currencySchema,
-    failureReason: z.string().optional(),
-  }),
-});
-export type SandboxEvent = z.infer<typeof sandboxEventSchema>;
 
 export class SandboxPaymentProvider implements PaymentProvider {
   readonly kind = "sandbox" as const;
@@ -53,7 +49,10 @@ export class SandboxPaymentProvider implements PaymentProvider {
     return { paymentId: existing };
   }
 
-  parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent | null {
+  parseWebhook(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): ProviderEvent | null {
     const header = headers[SANDBOX_SIGNATURE_HEADER];
     verifySignature({
       rawBody,
@@ -62,6 +61,16 @@ export class SandboxPaymentProvider implements PaymentProvider {
       toleranceSeconds: this.options.toleranceSeconds,
     });
     const event = sandboxEventSchema.parse(JSON.parse(rawBody.toString("utf8")));
+    if (event.type === "dispute.updated") {
+      const { evidenceDueBy, ...dispute } = event.data;
+      return {
+        id: event.id,
+        type: "dispute",
+        dispute: { ...dispute, evidenceDueBy: evidenceDueBy ? new Date(evidenceDueBy) : null },
+        createdAt: new Date(event.created * 1000),
+        raw: event,
+      };
+    }
     return {
       id: event.id,
       type: event.type,
@@ -82,17 +91,12 @@ export class SandboxPaymentProvider implements PaymentProvider {
     // The sandbox's refunds always succeed; the caller sends the event (enqueueSandboxEvent, jobs.ts).
     await setSandboxPaymentStatus(db, input.paymentId, "refunded");
   }
-}
 
-export function sandboxEvent(
-  type: SandboxEvent["type"],
-  data: SandboxEvent["data"],
-  now: Date = new Date(),
-): SandboxEvent {
-  return {
-    id: `evt_sbx_${randomBytes(12).toString("base64url")}`,
-    type,
-    created: Math.floor(now.getTime() / 1000),
-    data,
-  };
+  /** The sandbox's issuer takes the evidence and reviews it; its decision is a sandbox control. */
+  async submitDisputeEvidence(
+    input: { disputeId: string; evidence: DisputeEvidence; idempotencyKey: string },
+    db: DbOrTx = this.options.db,
+  ): Promise<void> {
+    await submitSandboxEvidence(db, input.disputeId, input.evidence);
+  }
 }

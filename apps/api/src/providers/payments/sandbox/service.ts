@@ -1,6 +1,7 @@
 import { sandboxCardCountries, sandboxCards } from "@salelink/contracts";
-import type { Db } from "../../../db/client.ts";
+import type { Db, Tx } from "../../../db/client.ts";
 import { AppError, notFound } from "../../../lib/errors.ts";
+import { SANDBOX_DISPUTE_AFTER_MS, sandboxDisputeLaterJob } from "./dispute-service.ts";
 import { sandboxDeliverJob } from "./jobs.ts";
 import { sandboxEvent } from "./provider.ts";
 import {
@@ -19,6 +20,8 @@ import {
 export interface SandboxPaymentDeps {
   db: Db;
   pokeJobs(): void;
+  /** The fee the sandbox's issuer charges for a dispute (the dispute test card's). */
+  disputeFeeMinor: number;
   /**
    * The card's issuing country, before the charge (issue 22): the checkout decides the VAT with it,
    * asks the buyer which country is theirs, or changes the amount (VAT added for another country).
@@ -49,10 +52,12 @@ async function settle(
   paymentId: string,
   outcome: "succeeded" | "failed" | "requires_action",
   reason?: DeclineReason,
+  andThen?: (tx: Tx) => Promise<void>,
 ): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const payment = await setSandboxPaymentStatus(tx, paymentId, outcome);
     if (!payment || outcome === "requires_action") return;
+    await andThen?.(tx);
     await sandboxDeliverJob.enqueue(tx, {
       event: sandboxEvent(outcome === "succeeded" ? "payment.succeeded" : "payment.failed", {
         paymentId,
@@ -79,7 +84,10 @@ export async function payWithCard(
     throw new AppError("ConflictException", "This payment cannot be paid again.");
   }
   const paying =
-    card === sandboxCards.authenticate || card in sandboxCardCountries || card === sandboxCards.success;
+    card === sandboxCards.authenticate ||
+    card in sandboxCardCountries ||
+    card === sandboxCards.success ||
+    card === sandboxCards.disputed;
   if (paying) {
     // As a card network reports it before the charge: the VAT evidence's second piece.
     const decided = await deps.cardCountry(
@@ -94,6 +102,20 @@ export async function payWithCard(
   }
   if (card === sandboxCards.success || card in sandboxCardCountries) {
     await settle(deps, payment.id, "succeeded");
+    return { status: "succeeded" };
+  }
+  if (card === sandboxCards.disputed) {
+    // Paid, then disputed by the buyer's bank a moment later (issue 32), like Stripe's test card.
+    await settle(deps, payment.id, "succeeded", undefined, async (tx) => {
+      await sandboxDisputeLaterJob.enqueue(
+        tx,
+        { paymentId: payment.id, feeMinor: deps.disputeFeeMinor },
+        {
+          runAt: new Date(Date.now() + SANDBOX_DISPUTE_AFTER_MS),
+          dedupeKey: `sandbox-dispute:${payment.id}`,
+        },
+      );
+    });
     return { status: "succeeded" };
   }
   if (card === sandboxCards.authenticate) {
