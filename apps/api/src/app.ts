@@ -57,6 +57,7 @@ import { partnerRoutes } from "./modules/partners/routes.ts";
 import { adminPayoutRoutes } from "./modules/payouts/admin/routes.ts";
 import { bankAccountRoutes } from "./modules/payouts/bank-accounts/routes.ts";
 import { applyPayoutEvent, registerPayoutJobs } from "./modules/payouts/events.ts";
+import { registerReconcileJobs, scheduleNextReconcile } from "./modules/payouts/reconcile.ts";
 import { payoutRoutes } from "./modules/payouts/routes.ts";
 import { registerPayoutScheduleJobs } from "./modules/payouts/schedules/jobs.ts";
 import { payoutScheduleRoutes } from "./modules/payouts/schedules/routes.ts";
@@ -235,6 +236,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerSandboxPayoutJobs(registry, { apply: (tx, event) => applyPayoutEvent(tx, payouts, event) });
   }
   registerPayoutScheduleJobs(registry, { config, payouts });
+  // Stripe Connect's reconciliation (issue 32): only a provider with connected accounts has one.
+  if (payouts.connectedBalances) registerReconcileJobs(registry, { config, payouts });
   // A sandbox's deliveries exist only where that sandbox is the provider (as do its routes, below).
   if (payments.kind === "sandbox") {
     registerSandboxPaymentJobs(registry, {
@@ -331,6 +334,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await scheduleNextPayoutTick(db, config).catch((err: unknown) =>
         app.log.warn({ err }, "Could not queue the payout schedules' run"),
       );
+      if (services.payouts.connectedBalances)
+        await scheduleNextReconcile(db, config).catch((err: unknown) =>
+          app.log.warn({ err }, "Could not queue the Stripe Connect reconciliation"),
+        );
     });
   }
 

@@ -316,12 +316,21 @@ describe(`Stripe Connect payouts (${dbKind})`, () => {
     );
   });
 
-  it("payout.failed returns the money once, with the bank's reason", async () => {
+  it("payout.failed takes the transfer back, then returns the money once, with the bank's reason", async () => {
     const { id: userId, cookie, payout } = await approvedPayout(2500);
     await ctx.app.services.jobs.worker.runDue();
     const row = await payoutRow(payout.id);
     const deliver = connectEvent("payout.failed", remotePayoutOf(row.providerPayoutId));
+    // Delivered before Stripe has the money back on the connected account: refused, nothing
+    // recorded, so Stripe's next delivery applies it (issue 32: never returned while it sits there).
+    const early = await deliver();
+    expect(early.statusCode).toBeGreaterThanOrEqual(500);
+    expect(await postings("payout_failed", payout.id)).toBe(0);
+    expect((await payoutRow(payout.id)).status).toBe("processing");
+    fake.failPayout(row.providerPayoutId ?? "");
     expect((await deliver()).json<{ result: string }>().result).toBe("applied");
+    const [transfer] = [...fake.transfers.values()];
+    expect(transfer).toMatchObject({ amount: 2500, amount_reversed: 2500, reversed: true });
     expect((await deliver()).json<{ result: string }>().result).toBe("duplicate");
     const failed = await payoutRow(payout.id);
     expect(failed).toMatchObject({ status: "failed", failureReason: "The bank account has been closed." });

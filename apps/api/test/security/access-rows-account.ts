@@ -206,6 +206,10 @@ export const accountRows: Record<string, Row> = {
   },
   "GET /admin/payouts": { expect: adminOnly(200), request: () => ({ url: "/admin/payouts" }) },
   "GET /admin/payouts/export": { expect: adminOnly(200), request: () => ({ url: "/admin/payouts/export" }) },
+  "GET /admin/payouts/mismatches": {
+    expect: adminOnly(200),
+    request: () => ({ url: "/admin/payouts/mismatches" }),
+  },
   "POST /admin/payouts/:id/approve": {
     expect: adminOnly(200),
     prepare: async (world) => ({ id: await freshPayout(world, "requested") }),

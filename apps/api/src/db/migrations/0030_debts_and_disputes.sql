@@ -61,6 +61,7 @@ CREATE TABLE "connect_balance_mismatches" (
 	"currency" text NOT NULL,
 	"expected_minor" bigint NOT NULL,
 	"actual_minor" bigint NOT NULL,
+	"reason" text,
 	"found_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"checked_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"resolved_at" timestamp with time zone

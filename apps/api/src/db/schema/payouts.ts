@@ -154,8 +154,11 @@ export const connectBalanceMismatches = pgTable(
       .references(() => users.id),
     accountId: text("account_id").notNull(),
     currency: text("currency", { enum: currencies }).notNull(),
+    /** At most what the payouts in flight explain, and what the account holds. */
     expectedMinor: bigint("expected_minor", { mode: "number" }).notNull(),
     actualMinor: bigint("actual_minor", { mode: "number" }).notNull(),
+    /** Why, when it is not only a difference of amounts (a transfer that could not be taken back). */
+    reason: text("reason"),
     foundAt: timestamp("found_at", { withTimezone: true }).notNull().defaultNow(),
     checkedAt: timestamp("checked_at", { withTimezone: true }).notNull().defaultNow(),
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),

@@ -24,6 +24,7 @@ import {
   saveConnectAccount,
   setProviderPayoutId,
 } from "./queries.ts";
+import { recordMismatch } from "./reconcile.ts";
 import { payoutReference } from "./reference.ts";
 import { submitPayoutJob } from "./submit-job.ts";
 import { lockPayout, markFailed, markPaid, markSent } from "./transitions.ts";
@@ -75,11 +76,7 @@ export async function submitPayout(tx: Tx, config: Config, provider: PayoutProvi
     return "failed" as const;
   }
   try {
-    const submitted = await provider.submit(
-      { payoutId: row.id, userId: row.userId, amountMinor: row.amountMinor, currency: row.currency },
-      payoutDestination(config, bank),
-      storeIn(tx),
-    );
+    const submitted = await provider.submit(submission(row), payoutDestination(config, bank), storeIn(tx));
     if (submitted.providerPayoutId !== null) {
       await setProviderPayoutId(tx, row.id, submitted.providerPayoutId);
     }
@@ -135,10 +132,40 @@ export async function applyPayoutEvent(
     if ((await connectAccountOf(tx, row.userId)) !== event.account) return "ignored";
   }
   if (row.status !== "processing") return "ignored";
-  if (event.type === "paid") await markPaid(tx, row, event.createdAt);
-  else await markFailed(tx, row, event.failureReason ?? "The bank refused the transfer.", event.createdAt);
+  if (event.type === "paid") {
+    await markPaid(tx, row, event.createdAt);
+    return "applied";
+  }
+  // The bank refused it: the money is back on the connected account. It is taken back to the
+  // platform before the creator's balance gets it back (issue 32), or it could be paid twice: once
+  // from that account, once again from the balance. A reversal that cannot happen yet throws, and
+  // the provider delivers the event again.
+  if (provider.reverseTransfer) {
+    try {
+      await provider.reverseTransfer(submission(row), storeIn(tx));
+    } catch (error) {
+      if (!(error instanceof PayoutRefusedError)) throw error;
+      // Refused for good: the money stays on the connected account, the payout stays open for an
+      // operator (never returned to the balance), and the reconciliation lists it.
+      await recordMismatch(tx, {
+        userId: row.userId,
+        currency: row.currency,
+        amountMinor: row.amountMinor,
+        reason: error.reason,
+      });
+      return "applied";
+    }
+  }
+  await markFailed(tx, row, event.failureReason ?? "The bank refused the transfer.", event.createdAt);
   return "applied";
 }
+
+const submission = (row: PayoutRow) => ({
+  payoutId: row.id,
+  userId: row.userId,
+  amountMinor: row.amountMinor,
+  currency: row.currency,
+});
 
 /** The webhook's side: one event, applied in its own transaction. */
 export const applyPayoutWebhook = (db: Db, provider: PayoutProvider, event: PayoutEvent) =>

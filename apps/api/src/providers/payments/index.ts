@@ -7,8 +7,10 @@ import type { PaymentProvider } from "./types.ts";
 export { type PaymentsEnv, paymentsEnvSchema } from "./env.ts";
 export {
   SANDBOX_SIGNATURE_HEADER,
+  type SandboxDisputeEvent,
   type SandboxEvent,
   SandboxPaymentProvider,
+  sandboxDisputeEvent,
   sandboxEvent,
   sandboxWebhookSecret,
 } from "./sandbox/provider.ts";

@@ -2,11 +2,13 @@ import {
   adminOptionalReasonBodySchema,
   adminPayoutListQuerySchema,
   adminPayoutListSchema,
+  adminPayoutMismatchListSchema,
   adminPayoutSchema,
   payoutFailBodySchema,
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { listMismatches } from "../reconcile.ts";
 import type { PayoutDeps } from "../routes.ts";
 import { adminPayoutView, approvePayout, failPayout, listAdminPayouts, recordPayoutPaid } from "./service.ts";
 
@@ -32,6 +34,20 @@ export const adminPayoutRoutes: FastifyPluginAsyncZod<PayoutDeps> = async (app, 
       },
     },
     async (request) => listAdminPayouts(db, request.query),
+  );
+
+  app.get(
+    "/admin/payouts/mismatches",
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          "Stripe connected accounts holding money that no payout in flight explains (the reconciliation's findings)",
+        response: { 200: adminPayoutMismatchListSchema },
+      },
+    },
+    async () => ({ items: await listMismatches(db) }),
   );
 
   app.post(
