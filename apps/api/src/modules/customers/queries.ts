@@ -184,7 +184,9 @@ export function paidTotals(db: DbOrTx, params: { creatorId: string; emails: stri
       email: orders.buyerEmail,
       currency: orders.currency,
       amountMinor:
-        sql<number>`coalesce(sum(${orders.totalMinor} - ${orders.refundedMinor}), 0)::bigint`.mapWith(Number),
+        sql<number>`coalesce(sum(${orders.totalMinor} - ${orders.refundedMinor} - ${orders.disputedMinor}), 0)::bigint`.mapWith(
+          Number,
+        ),
     })
     .from(orders)
     .where(and(inArray(orders.buyerEmail, params.emails), paidOrderOf(params.creatorId)))

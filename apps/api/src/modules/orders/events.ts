@@ -188,9 +188,12 @@ async function markPaid(tx: Tx, config: Config, order: OrderRow, paidAt: Date): 
  * claimed) becomes their debt (decision 042). The last refund closes the order.
  */
 async function markRefunded(tx: Tx, order: OrderRow, cumulative = order.totalMinor): Promise<boolean> {
-  const amountMinor = Math.min(cumulative, order.totalMinor) - order.refundedMinor;
+  // What a chargeback holds or took (issue 32) is not the refunds' to take back: the provider's
+  // refunded total never counts it.
+  const left = order.totalMinor - order.refundedMinor - order.disputedMinor;
+  const amountMinor = Math.min(Math.min(cumulative, order.totalMinor) - order.refundedMinor, left);
   if (amountMinor <= 0) return false;
-  const full = order.refundedMinor + amountMinor === order.totalMinor;
+  const full = amountMinor === left;
   // The first and whole refund keeps the order's id as its reference, as before partial refunds.
   const reference =
     full && order.refundedMinor === 0 ? order.id : `${order.id}:${order.refundedMinor + amountMinor}`;

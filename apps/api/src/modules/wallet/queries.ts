@@ -303,8 +303,11 @@ export function heldSales(db: DbOrTx, userId: string, limit: number) {
     .select({
       orderId: orders.id,
       title: links.title,
-      // What partial refunds left of it (decision 037).
-      amount: sql<number>`(${orders.netMinor} - ${orders.refundedNetMinor})`.mapWith(Number),
+      // What partial refunds (decision 037) and a chargeback (issue 32) left of it.
+      amount:
+        sql<number>`(${orders.netMinor} - ${orders.refundedNetMinor} - ${orders.disputedNetMinor})`.mapWith(
+          Number,
+        ),
       currency: orders.currency,
       availableAt: orders.availableAt,
     })

@@ -93,13 +93,14 @@ export async function refreshSalesDaily(tx: DbOrTx, since: string): Promise<numb
                                net_minor, refunds, refunded_net_minor)
       select o.creator_id, d.day, o.link_id, o.currency,
         count(*) filter (where o.status = 'paid'),
-        -- A sale partly refunded (decision 037) counts for what is left of it.
-        coalesce(sum(o.total_minor - o.refunded_minor) filter (where o.status = 'paid'), 0),
-        coalesce(sum(o.fee_minor - o.refunded_fee_minor) filter (where o.status = 'paid'), 0),
-        coalesce(sum(o.net_minor - o.refunded_net_minor) filter (where o.status = 'paid'), 0),
+        -- A sale partly refunded (decision 037), or held or taken by a chargeback (issue 32), counts
+        -- for what is left of it.
+        coalesce(sum(o.total_minor - o.refunded_minor - o.disputed_minor) filter (where o.status = 'paid'), 0),
+        coalesce(sum(o.fee_minor - o.refunded_fee_minor - o.disputed_fee_minor) filter (where o.status = 'paid'), 0),
+        coalesce(sum(o.net_minor - o.refunded_net_minor - o.disputed_net_minor) filter (where o.status = 'paid'), 0),
         count(*) filter (where o.status = 'refunded'),
         coalesce(sum(o.net_minor) filter (where o.status = 'refunded'), 0)
-          + coalesce(sum(o.refunded_net_minor) filter (where o.status = 'paid'), 0)
+          + coalesce(sum(o.refunded_net_minor + o.disputed_net_minor) filter (where o.status = 'paid'), 0)
       from (${changedSalesBuckets(since)}) d
       join orders o on o.creator_id = d.creator_id and o.paid_at is not null
         and o.paid_at >= (d.day::timestamp at time zone 'UTC')
