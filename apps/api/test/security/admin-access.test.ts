@@ -43,6 +43,12 @@ const table: Record<string, { payload?: object; query?: string }> = {
   "POST /admin/reports/:id/takedown": { payload: reason },
   "GET /admin/vat/oss": {},
   "GET /admin/vat/oss.csv": {},
+  // Issue 32: debts, disputes, Stripe Connect's reconciliation, the sandbox bank's decision.
+  "GET /admin/debts": {},
+  "POST /admin/debts/write-off": { payload: { userId: randomUUID(), currency: "EUR", ...reason } },
+  "GET /admin/disputes": {},
+  "GET /admin/payouts/mismatches": {},
+  "POST /admin/sandbox/disputes/:id/decide": { payload: { outcome: "won" } },
 };
 
 let adminRoutes: Route[] = [];
