@@ -62,7 +62,14 @@ function declaredKinds(): string[] {
 }
 
 /** The sandboxes' deliveries: their handlers exist only where that sandbox is the provider. */
-const sandboxKinds = ["identity.sandbox-deliver", "payments.sandbox-deliver", "payouts.sandbox-outcome"];
+const sandboxKinds = [
+  "identity.sandbox-deliver",
+  "payments.sandbox-deliver",
+  "payments.sandbox-dispute-later",
+  "payouts.sandbox-outcome",
+];
+/** Stripe Connect's reconciliation (issue 32): only where payouts go through connected accounts. */
+const connectKinds = ["payouts.reconcile-account", "payouts.reconcile-tick"];
 
 const sandboxRoutes = [
   { method: "POST", url: "/sandbox/payments/:paymentId/confirm" },
@@ -79,7 +86,9 @@ describe("job handlers, registered in one place", () => {
     // The suites' payouts are the operator's (test/support/app.ts); the sandbox's bank is the default.
     const ctx = await testApp({ PAYOUT_PROVIDER: "sandbox" });
     try {
-      expect(ctx.app.services.jobs.registry.kinds().sort()).toEqual(declared);
+      expect(ctx.app.services.jobs.registry.kinds().sort()).toEqual(
+        declared.filter((kind) => !connectKinds.includes(kind)),
+      );
       for (const route of sandboxRoutes) expect(ctx.app.hasRoute(route), route.url).toBe(true);
     } finally {
       await ctx.close();
@@ -97,9 +106,24 @@ describe("job handlers, registered in one place", () => {
       VERIFF_SHARED_SECRET: "veriff-wiring-secret",
     });
     try {
-      const expected = declaredKinds().filter((kind) => !sandboxKinds.includes(kind));
+      const expected = declaredKinds().filter(
+        (kind) => !sandboxKinds.includes(kind) && !connectKinds.includes(kind),
+      );
       expect(ctx.app.services.jobs.registry.kinds().sort()).toEqual(expected);
       for (const route of sandboxRoutes) expect(ctx.app.hasRoute(route), route.url).toBe(false);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it("with Stripe Connect payouts, the reconciliation's kinds too", async () => {
+    const ctx = await testApp({
+      PAYOUT_PROVIDER: "stripe",
+      STRIPE_SECRET_KEY: "sk_test_wiring",
+      STRIPE_CONNECT_WEBHOOK_SECRET: "whsec_wiring_connect",
+    });
+    try {
+      expect(ctx.app.services.jobs.registry.kinds()).toEqual(expect.arrayContaining(connectKinds));
     } finally {
       await ctx.close();
     }
