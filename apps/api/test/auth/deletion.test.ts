@@ -243,6 +243,27 @@ describe("account deletion", () => {
       ctx.database.db.select().from(bankAccounts).where(eq(bankAccounts.ownerId, account.id));
     expect(await bankRows()).toHaveLength(1);
 
+    // An account that owes money (a refund after its payout, decision 042) is kept with its debt.
+    const debtor = await insertAccount(ctx.database, { locale: "fr" });
+    const debtorCookie = await signInCookie(ctx, debtor.email);
+    await ctx.database.db.transaction((tx) =>
+      post(tx, {
+        kind: "refund",
+        reference: randomUUID(),
+        entries: [
+          { account: "debt", ownerId: debtor.id, currency: "EUR", amountMinor: -700 },
+          { account: "provider", ownerId: null, currency: "EUR", amountMinor: 700 },
+        ],
+      }),
+    );
+    const owing = await ctx.app.inject({
+      method: "POST",
+      url: "/profile/delete",
+      headers: { cookie: debtorCookie, "x-locale": "fr" },
+    });
+    expect(owing.statusCode).toBe(409);
+    expect(errorOf(owing).message).toContain("doit de l'argent");
+
     // Without money, the same account is deleted and its sealed IBAN goes with it.
     const empty = await insertAccount(ctx.database);
     const emptyCookie = await signInCookie(ctx, empty.email);

@@ -62,6 +62,11 @@ export const payoutMessages: Catalogue = {
     fr: "Seul un virement demandé ou en cours de traitement peut être mis en échec.",
     es: "Solo una transferencia solicitada o en proceso puede marcarse como fallida.",
   },
+  "Your account owes money from a refund or a dispute of a sale already paid out: it can be deleted once that is repaid.":
+    {
+      fr: "Votre compte doit de l'argent après un remboursement ou une contestation d'une vente déjà versée : il pourra être supprimé une fois cette somme remboursée.",
+      es: "Tu cuenta debe dinero por un reembolso o una disputa de una venta ya pagada: podrá eliminarse cuando se haya reembolsado.",
+    },
   "Your wallet still holds money: withdraw it, or wait for your payout, before deleting your account.": {
     fr: "Votre portefeuille contient encore de l'argent : retirez-le, ou attendez votre virement, avant de supprimer votre compte.",
     es: "Tu monedero aún tiene dinero: retíralo, o espera a tu pago, antes de eliminar tu cuenta.",

@@ -159,10 +159,18 @@ export async function changePassword(deps: AuthDeps, userId: string, body: Passw
 
 /**
  * Deleting an account that still holds money (a balance, a commission, a payout on its way) would
- * strand it: the person withdraws first. In transit counts, so an open payout blocks too.
+ * strand it: the person withdraws first. In transit counts, so an open payout blocks too. One that
+ * owes money (decision 042) is not deleted either: the debt stays with its owner.
  */
 async function refuseWhileMoneyHeld(db: DbOrTx, userId: string): Promise<void> {
-  if ((await balancesOf(db, userId)).some((b) => b.balanceMinor !== 0)) {
+  const balances = await balancesOf(db, userId);
+  if (balances.some((b) => b.account === "debt" && b.balanceMinor < 0)) {
+    throw new AppError(
+      "ConflictException",
+      "Your account owes money from a refund or a dispute of a sale already paid out: it can be deleted once that is repaid.",
+    );
+  }
+  if (balances.some((b) => b.balanceMinor !== 0)) {
     throw new AppError(
       "ConflictException",
       "Your wallet still holds money: withdraw it, or wait for your payout, before deleting your account.",
