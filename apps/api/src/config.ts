@@ -157,8 +157,8 @@ const envSchema = z.object({
   PAYOUT_REVIEW_BANK_CHANGE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   /**
    * A creator's refund that would leave anyone (the creator, their partner, a referrer) owing more
-   * than this many minor units, because the sale's money was already paid out or claimed, is refused
-   * with the amount; an operator may still refund it (issue 32, decision 042). 0: none.
+   * than this many minor units in all, because the sale's money was already paid out or claimed, is
+   * refused with the amount; an operator may still refund it (issue 32, decision 042). 0: none.
    */
   REFUND_DEBT_LIMIT_MINOR: z.coerce.number().int().min(0).default(0),
   /** Who bears the payment provider's fee for a chargeback: the sale's creator, or the platform. */

@@ -398,3 +398,24 @@ export const adminPayoutListSchema = z.object({
 
 /** POST /admin/payouts/:id/fail */
 export const payoutFailBodySchema = z.object({ reason: z.string().trim().min(3).max(500) });
+
+/**
+ * GET /admin/payouts/mismatches (issue 32): a Stripe connected account holding money that no payout
+ * in flight explains (or a negative balance), or a transfer Stripe would not give back.
+ */
+export const adminPayoutMismatchSchema = z.object({
+  id: z.uuid(),
+  userId: z.uuid(),
+  email: z.string(),
+  accountId: z.string(),
+  currency: currencySchema,
+  /** At most what the payouts in flight explain. */
+  expectedMinor: z.number().int(),
+  /** What the connected account holds. */
+  actualMinor: z.number().int(),
+  reason: z.string().nullable(),
+  foundAt: z.iso.datetime(),
+  checkedAt: z.iso.datetime(),
+});
+export type AdminPayoutMismatch = z.infer<typeof adminPayoutMismatchSchema>;
+export const adminPayoutMismatchListSchema = z.object({ items: z.array(adminPayoutMismatchSchema) });

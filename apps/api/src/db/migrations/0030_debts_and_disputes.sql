@@ -84,7 +84,7 @@ ALTER TABLE "connect_balance_mismatches" ADD CONSTRAINT "connect_balance_mismatc
 CREATE UNIQUE INDEX "disputes_provider_dispute_idx" ON "disputes" USING btree ("provider","provider_dispute_id");--> statement-breakpoint
 CREATE INDEX "disputes_order_idx" ON "disputes" USING btree ("order_id");--> statement-breakpoint
 CREATE INDEX "disputes_creator_created_idx" ON "disputes" USING btree ("creator_id","created_at");--> statement-breakpoint
-CREATE INDEX "sandbox_disputes_payment_idx" ON "sandbox_disputes" USING btree ("payment_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "sandbox_disputes_payment_idx" ON "sandbox_disputes" USING btree ("payment_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "connect_balance_mismatches_open_idx" ON "connect_balance_mismatches" USING btree ("account_id","currency") WHERE "connect_balance_mismatches"."resolved_at" is null;--> statement-breakpoint
 CREATE INDEX "orders_creator_refunded_idx" ON "orders" USING btree ("creator_id","last_refunded_at") WHERE "orders"."last_refunded_at" is not null;--> statement-breakpoint
 ALTER TABLE "ledger_balances" ADD CONSTRAINT "ledger_balances_debt_not_positive" CHECK ("ledger_balances"."account" <> 'debt' or "ledger_balances"."balance_minor" <= 0);--> statement-breakpoint

@@ -90,5 +90,6 @@ export const sandboxDisputes = pgTable(
     submittedAt: timestamp("submitted_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("sandbox_disputes_payment_idx").on(t.paymentId)],
+  // A payment is disputed once: two buyers' clicks at once meet here.
+  (t) => [uniqueIndex("sandbox_disputes_payment_idx").on(t.paymentId)],
 );

@@ -39,18 +39,33 @@ interface Share {
 async function shareTaken(tx: Tx, order: OrderRow, share: Share) {
   const reversal = orderRefunded(saleFacts(order), order.releasedAt !== null, share);
   const owners = reversal.entries.flatMap((e) => (e.ownerId === null ? [] : [e.ownerId]));
+  const balanceOf = await balanceLookup(tx, owners);
   const posting: Posting = {
     ...reversal,
-    entries: coverShortfall(reversal.entries, await balanceLookup(tx, owners), claimsOf(order)),
+    entries: coverShortfall(reversal.entries, balanceOf, claimsOf(order)),
   };
-  return { reversal, posting };
+  return { reversal, posting, balanceOf };
 }
 
 /**
- * What refunding `amountMinor` of the sale now would add to debts, all owners together: a creator's
- * refund that would leave anyone owing more than the limit is refused (decision 042).
+ * What refunding `amountMinor` of the sale now would do to debts (decision 042): what it would add,
+ * all owners together, and the most any one owner (the creator, their partner, a referrer) would
+ * then owe in all. A creator's refund that would leave anyone owing more than the limit is refused.
  */
-export async function debtOfRefunding(tx: Tx, order: OrderRow, amountMinor: number): Promise<number> {
-  const { posting } = await shareTaken(tx, order, { kind: "refund", reference: order.id, amountMinor });
-  return debtsIncurred(posting).reduce((sum, e) => sum - e.amountMinor, 0);
+export async function debtOfRefunding(
+  tx: Tx,
+  order: OrderRow,
+  amountMinor: number,
+): Promise<{ addedMinor: number; largestOwedMinor: number }> {
+  const { posting, balanceOf } = await shareTaken(tx, order, {
+    kind: "refund",
+    reference: order.id,
+    amountMinor,
+  });
+  const added = debtsIncurred(posting);
+  const owed = added.map((e) => -e.amountMinor - Math.min(0, balanceOf(e.ownerId ?? "", "debt", e.currency)));
+  return {
+    addedMinor: added.reduce((sum, e) => sum - e.amountMinor, 0),
+    largestOwedMinor: Math.max(0, ...owed),
+  };
 }

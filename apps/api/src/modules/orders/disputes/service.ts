@@ -148,12 +148,14 @@ export async function applyDisputeEvent(
   } else if (rank[d.status] > rank[row.status]) {
     row = await updateDispute(tx, row.id, {
       status: d.status,
-      evidenceDueBy: d.evidenceDueBy,
+      // A closed dispute's provider says no deadline any more: the one the creator had is kept.
+      ...(d.evidenceDueBy ? { evidenceDueBy: d.evidenceDueBy } : {}),
       ...(rank[d.status] === 3 ? { closedAt: event.createdAt } : {}),
     });
   } else if (
     rank[d.status] === rank[row.status] &&
-    d.evidenceDueBy?.getTime() !== row.evidenceDueBy?.getTime()
+    d.evidenceDueBy &&
+    d.evidenceDueBy.getTime() !== row.evidenceDueBy?.getTime()
   ) {
     row = await updateDispute(tx, row.id, { evidenceDueBy: d.evidenceDueBy });
   }

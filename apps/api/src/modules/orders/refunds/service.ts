@@ -94,12 +94,12 @@ export async function askRefund(deps: RefundDeps, orderId: string, ask: Ask): Pr
         // The money already paid out or claimed would become someone's debt (decision 042): past
         // the limit, only an operator may refund it.
         const order = await lockOrder(tx, sale.id);
-        const debt = order ? await debtOfRefunding(tx, order, amountMinor) : 0;
-        if (debt > deps.config.REFUND_DEBT_LIMIT_MINOR)
+        const debt = order ? await debtOfRefunding(tx, order, amountMinor) : null;
+        if (debt && debt.addedMinor > 0 && debt.largestOwedMinor > deps.config.REFUND_DEBT_LIMIT_MINOR)
           throw new AppError(
             "ConflictException",
             "{amount} of this sale has already been paid out or claimed: refunding it would leave a debt. Ask our support to refund it.",
-            { params: { amount: formatMoney(debt, sale.currency, ask.locale) } },
+            { params: { amount: formatMoney(debt.addedMinor, sale.currency, ask.locale) } },
           );
       }
       const cumulative = sale.refundedMinor + amountMinor;

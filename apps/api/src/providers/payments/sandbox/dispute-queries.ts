@@ -56,8 +56,9 @@ export async function succeededSandboxPayment(
     .innerJoin(orders, eq(orders.id, sandboxPayments.orderId))
     .where(
       and(
-        // A payment refunded in part can still be disputed.
+        // A payment refunded in part can still be disputed; a sale refunded in whole has nothing left.
         inArray(sandboxPayments.status, ["succeeded", "refunded"]),
+        eq(orders.status, "paid"),
         "paymentId" in by
           ? eq(sandboxPayments.id, by.paymentId)
           : eq(orders.accessTokenHash, by.accessTokenHash),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db, DbOrTx } from "../../../db/client.ts";
 import { jobKind } from "../../../jobs/index.ts";
 import { AppError, notFound } from "../../../lib/errors.ts";
+import { isUniqueViolation } from "../../../lib/pg-errors.ts";
 import { hashToken } from "../../../lib/tokens.ts";
 import { type DisputeEvidence, ProviderRefusedError } from "../types.ts";
 import {
@@ -57,8 +58,7 @@ async function open(
   reason: string,
   feeMinor: number,
 ): Promise<SandboxDisputeRow> {
-  if (await sandboxDisputeOfPayment(db, payment.id))
-    throw new AppError("ConflictException", "This payment is already disputed.");
+  if (await sandboxDisputeOfPayment(db, payment.id)) throw alreadyDisputed();
   const row = await insertSandboxDispute(db, {
     id: `sbx_dp_${randomBytes(12).toString("base64url")}`,
     paymentId: payment.id,
@@ -73,6 +73,8 @@ async function open(
   await report(db, row);
   return row;
 }
+
+const alreadyDisputed = () => new AppError("ConflictException", "This payment is already disputed.");
 
 /** The buyer disputes their payment with their bank (the sandbox control of the order page). */
 export async function disputeByOrderToken(
@@ -129,8 +131,15 @@ export async function decideSandboxDispute(
 
 /** The routes' transactions: each change and its report commit together. */
 export const sandboxDisputes = {
-  byOrderToken: (db: Db, token: string, reason: string, feeMinor: number) =>
-    db.transaction((tx) => disputeByOrderToken(tx, token, reason, feeMinor)),
+  byOrderToken: async (db: Db, token: string, reason: string, feeMinor: number) => {
+    try {
+      return await db.transaction((tx) => disputeByOrderToken(tx, token, reason, feeMinor));
+    } catch (error) {
+      // The same payment disputed twice at once: the unique index lets one through.
+      if (isUniqueViolation(error, "sandbox_disputes_payment_idx")) throw alreadyDisputed();
+      throw error;
+    }
+  },
   decide: (db: Db, disputeId: string, outcome: "won" | "lost") =>
     db.transaction((tx) => decideSandboxDispute(tx, disputeId, outcome)),
 };
