@@ -1,23 +1,28 @@
 import type { Currency } from "@salelink/contracts";
 import fc from "fast-check";
 import {
-  AdminRefund,
   Buy,
   Claim,
   type Cmd,
-  CreatorRefund,
-  PartnerSaleRefunded,
   PayoutOutcome,
-  ProviderRefund,
   Redeliver,
   ReleaseHolds,
   ScheduledRun,
   ShareReferrerIban,
   Withdraw,
 } from "./model-commands.ts";
+import { DisputeDecide, DisputeOpen, WriteOff } from "./model-disputes.ts";
 import { LaunchSales } from "./model-launch.ts";
 import { LateSale } from "./model-oversell.ts";
 import { Race } from "./model-races.ts";
+import { AdminRefund, CreatorRefund, ProviderRefund } from "./model-refunds.ts";
+import {
+  DebtRepaidBySales,
+  DisputeAfter,
+  PartnerSaleRefunded,
+  RefundAfterClaim,
+  RefundAfterPayout,
+} from "./model-scenarios.ts";
 
 /* The random operations of the money model, and how often each is drawn. */
 
@@ -93,9 +98,44 @@ const refund = fc.oneof(
     .map((p): Cmd => new CreatorRefund(p)),
 );
 
+/** Chargebacks (issue 32): opened on any order (sometimes twice at once), decided either way. */
+const disputeOpen = fc.record({ order: index, times: twice }).map((p): Cmd => new DisputeOpen(p));
+const disputeDecide = fc
+  .record({ dispute: index, outcome: fc.constantFrom("won" as const, "lost" as const), times: twice })
+  .map((p): Cmd => new DisputeDecide(p));
+const writeOff = fc
+  .record({
+    user: fc.oneof(fc.constant("debtor" as const), fc.constant("debtor" as const), user),
+    currency,
+    times: twice,
+  })
+  .map((p): Cmd => new WriteOff(p));
+
+/** Prices whose commissions and nets reach the payout minimum, so that money leaves before it is taken back. */
+const bigPrice = fc.integer({ min: 3_000, max: 12_000 });
+
+/** Whole stories of money that already left (issue 32, money/model-scenarios.ts). */
+const alreadyLeft = fc.oneof(
+  fc
+    .record({ seller: fc.constantFrom<0 | 1>(0, 1), price: bigPrice })
+    .map((p): Cmd => new RefundAfterClaim(p)),
+  fc.record({ seller: user, price: bigPrice, currency }).map((p): Cmd => new RefundAfterPayout(p)),
+  fc
+    .record({
+      seller: user,
+      price: bigPrice,
+      viaPartner: fc.boolean(),
+      after: fc.constantFrom("partialRefund" as const, "payout" as const),
+      outcome: fc.constantFrom("won" as const, "lost" as const),
+    })
+    .map((p): Cmd => new DisputeAfter(p)),
+  fc.record({ price: bigPrice }).map((p): Cmd => new DebtRepaidBySales(p)),
+);
+
 /**
  * The operations, weighted so that money reaches every balance (sold, released, claimed, withdrawn)
- * before a refund takes it back: a refund is one draw in sixteen (two with the race).
+ * before a refund takes it back: a refund is one draw in 28 (two with the race); a chargeback's
+ * opening and decision one each, and issue 32's stories (money taken back after it left) two.
  */
 export const moneyCommands: fc.Arbitrary<Cmd>[] = [
   buy,
@@ -129,4 +169,9 @@ export const moneyCommands: fc.Arbitrary<Cmd>[] = [
       claim: fc.boolean(),
     })
     .map((p): Cmd => new PartnerSaleRefunded(p)),
+  disputeOpen,
+  disputeDecide,
+  writeOff,
+  alreadyLeft,
+  alreadyLeft,
 ];

@@ -12,7 +12,6 @@ import type fc from "fast-check";
 import { expect } from "vitest";
 import { paymentEvents, payouts } from "../../src/db/schema/index.ts";
 import { runPayoutSchedule } from "../../src/modules/payouts/schedules/service.ts";
-import { sandboxEvent } from "../../src/providers/payments/index.ts";
 import type { ModelOrder, ModelPayout, MoneyModel } from "./model.ts";
 import { runJobs } from "./model-jobs.ts";
 import {
@@ -34,7 +33,7 @@ import {
 
 export type Cmd = fc.AsyncCommand<MoneyModel, World>;
 
-const pick = <T>(items: readonly T[], index: number): T => {
+export const pick = <T>(items: readonly T[], index: number): T => {
   const item = items[index % items.length];
   if (item === undefined) throw new Error("pick from nothing");
   return item;
@@ -43,7 +42,7 @@ const pick = <T>(items: readonly T[], index: number): T => {
 const DAY = 86_400_000;
 
 /** The provider's events recorded for an order, by type, as the webhook received them. */
-async function recordedEvent(w: World, orderId: string, type: string, except: ReadonlySet<string>) {
+export async function recordedEvent(w: World, orderId: string, type: string, except: ReadonlySet<string>) {
   const rows = await w.ctx.database.db
     .select({ eventId: paymentEvents.eventId, payload: paymentEvents.payload })
     .from(paymentEvents)
@@ -56,11 +55,11 @@ async function recordedEvent(w: World, orderId: string, type: string, except: Re
 }
 
 /** Sends `times` identical requests at once. */
-const concurrently = (times: number, send: () => ReturnType<typeof call>) =>
+export const concurrently = (times: number, send: () => ReturnType<typeof call>) =>
   Promise.all(Array.from({ length: times }, send));
 
 /** One 2xx among concurrent identical requests when the model allows it, 409s for the rest. */
-function expectOnce(codes: number[], allowed: boolean, ok: number) {
+export function expectOnce(codes: number[], allowed: boolean, ok: number) {
   const expected = codes.map((_, i) => (allowed && i === 0 ? ok : 409));
   expect([...codes].sort(), "concurrent answers").toEqual(expected.sort());
 }
@@ -120,6 +119,7 @@ export class Buy implements Cmd {
       gross: this.p.price,
       viaPartner: programme !== null && programme !== undefined,
       vatBps: taxed?.rateBps ?? 0,
+      sandboxPaid: true,
     });
     await checkInvariants(w, m);
   }
@@ -141,110 +141,6 @@ export class Redeliver implements Cmd {
     await checkInvariants(w, m);
   }
   toString = () => `redeliver(order ${this.p.order}, event ${this.p.event}, ×${this.p.times})`;
-}
-
-/**
- * A refund made at the provider (its dashboard): `events` new refund events for the order (a provider
- * may report one refund under several), each delivered `times` at once. One may apply, if any.
- */
-export class ProviderRefund implements Cmd {
-  constructor(readonly p: { order: number; events: number; times: number }) {}
-  check = (m: Readonly<MoneyModel>) => m.orders.length > 0;
-  async run(m: MoneyModel, w: World) {
-    const order = pick(m.orders, this.p.order);
-    const events = Array.from({ length: this.p.events }, () =>
-      sandboxEvent("refund.succeeded", {
-        paymentId: order.paymentId,
-        orderId: order.id,
-        amountMinor: order.gross,
-        currency: order.currency,
-      }),
-    );
-    const answers = await Promise.all(
-      events.flatMap((event) =>
-        Array.from({ length: this.p.times }, async () => ({
-          id: event.id,
-          result: resultOf(await deliver(w.ctx, event)),
-        })),
-      ),
-    );
-    const applies = order.status === "paid" ? 1 : 0;
-    const count = (result: string) => answers.filter((a) => a.result === result).length;
-    expect(count("applied"), "refund events applied").toBe(applies);
-    expect(count("duplicate"), "refund redeliveries").toBe(this.p.events * (this.p.times - 1));
-    expect(count("ignored"), "refund events ignored").toBe(this.p.events - applies);
-    for (const event of events) {
-      w.events.set(event.id, event);
-      const applied = answers.some((a) => a.id === event.id && a.result === "applied");
-      order.events.set(event.id, applied ? "applied" : "ignored");
-    }
-    m.refund(order);
-    await checkInvariants(w, m);
-  }
-  toString = () => `providerRefund(order ${this.p.order}, ${this.p.events} event(s) ×${this.p.times})`;
-}
-
-/** The admin console's refund, asked `times` at once; the sandbox then sends its event. */
-export class AdminRefund implements Cmd {
-  constructor(readonly p: { order: number; times: number }) {}
-  check = (m: Readonly<MoneyModel>) => m.orders.length > 0;
-  async run(m: MoneyModel, w: World) {
-    const order = pick(m.orders, this.p.order);
-    const answers = await concurrently(this.p.times, () =>
-      call(w.ctx, "POST", `/admin/orders/${order.id}/refund`, w.admin, { reason: "Buyer asked for it" }),
-    );
-    const allowed = order.status === "paid" && !order.refundAsked;
-    expectOnce(
-      answers.map((a) => a.statusCode),
-      allowed,
-      202,
-    );
-    await runJobs(w);
-    if (allowed) {
-      order.refundAsked = true;
-      const event = await recordedEvent(w, order.id, "refund.succeeded", new Set(order.events.keys()));
-      w.events.set(event.eventId, event.payload);
-      order.events.set(event.eventId, "applied");
-      m.refund(order);
-    }
-    await checkInvariants(w, m);
-  }
-  toString = () => `adminRefund(order ${this.p.order}, ×${this.p.times})`;
-}
-
-/**
- * The seller refunds a part of a sale (issue 21): `share` of what is left (1: all of it), asked
- * `times` at once; one ask goes through when the sale is paid, the others wait their turn (409).
- */
-export class CreatorRefund implements Cmd {
-  constructor(readonly p: { order: number; share: number; times: number }) {}
-  check = (m: Readonly<MoneyModel>) => m.orders.length > 0;
-  async run(m: MoneyModel, w: World) {
-    const order = pick(m.orders, this.p.order);
-    const left = order.gross - order.refunded;
-    const amount = Math.max(1, Math.round(left * this.p.share));
-    const answers = await concurrently(this.p.times, () =>
-      call(w.ctx, "POST", `/sales/${order.id}/refunds`, userOf(w, order.seller).cookie, {
-        amountMinor: amount,
-        reason: "Part of the pack was missing",
-      }),
-    );
-    const allowed = order.status === "paid";
-    expectOnce(
-      answers.map((a) => a.statusCode),
-      allowed,
-      202,
-    );
-    await runJobs(w);
-    if (allowed) {
-      const event = await recordedEvent(w, order.id, "refund.succeeded", new Set(order.events.keys()));
-      w.events.set(event.eventId, event.payload);
-      order.events.set(event.eventId, "applied");
-      m.partialRefund(order, amount);
-    }
-    await checkInvariants(w, m);
-  }
-  toString = () => `creatorRefund(order ${this.p.order}, ${this.p.share} of what is left, ×${this.p.times})`;
 }
 
 /** The clock moved: before every hold's end (nothing released) or after it, for some orders. */
@@ -294,6 +190,7 @@ export class Claim implements Cmd {
   toString = () => `${this.p.partner ? "partnerClaim" : "claim"}(u${this.p.user}, ×${this.p.times})`;
 }
 
+/** A withdrawal request (POST /profile/payout): refused while its user owes money in any currency. */
 export class Withdraw implements Cmd {
   constructor(
     readonly p: { user: number | "richest"; currency: Currency; amount: number | null; times: number },
@@ -333,7 +230,8 @@ export class Withdraw implements Cmd {
 
 /**
  * A user's schedule pays at a threshold (issue 23): its run, `times` workers at once, pays each
- * currency that reached it, the whole balance, once; the same run again pays nothing more.
+ * currency that reached it, the whole balance, once; the same run again pays nothing more; nothing
+ * while the user owes money (issue 32).
  */
 export class ScheduledRun implements Cmd {
   constructor(readonly p: { user: number; threshold: number; times: number }) {}
@@ -374,6 +272,7 @@ export class ScheduledRun implements Cmd {
   toString = () => `scheduledRun(u${this.p.user}, threshold ${this.p.threshold}, ×${this.p.times})`;
 }
 
+/** An operator's step on a payout: an approval waits while its payee owes money (issue 32). */
 export class PayoutOutcome implements Cmd {
   constructor(readonly p: { payout: number; action: "approve" | "paid" | "fail"; times: number }) {}
   check = (m: Readonly<MoneyModel>) => m.payouts.length > 0;
@@ -420,28 +319,4 @@ export class ShareReferrerIban implements Cmd {
     await checkInvariants(w, m);
   }
   toString = () => `shareReferrerIban(u${this.p.user})`;
-}
-
-/**
- * A partner's sale from start to end, each step checked (decision 035): bought through the partner's
- * link, its hold over, the partner's claim, then a refund (taken from the creator's available
- * balance, the partner keeping what they claimed). The random draws reach this order rarely.
- */
-export class PartnerSaleRefunded implements Cmd {
-  constructor(readonly p: { seller: 0 | 1; price: number; claim: boolean }) {}
-  check = () => true;
-  async run(m: MoneyModel, w: World) {
-    const { seller, price } = this.p;
-    // A sale of the creator's own first, so that their available balance can bear the claimed
-    // commission's reversal (else the platform bears it, which hides who should).
-    await new Buy({ seller, price, currency: "EUR" }).run(m, w);
-    await new Buy({ seller, price, currency: "EUR", viaPartner: true }).run(m, w);
-    const order = m.orders.length - 1;
-    await new ReleaseHolds({ orders: [order - 1, order], early: false }).run(m, w);
-    const partner = m.programmes[seller]?.partner ?? 0;
-    if (this.p.claim) await new Claim({ user: partner, times: 1, partner: true }).run(m, w);
-    await new AdminRefund({ order, times: 1 }).run(m, w);
-  }
-  toString = () =>
-    `partnerSaleRefunded(u${this.p.seller}, ${this.p.price}${this.p.claim ? ", claimed" : ""})`;
 }

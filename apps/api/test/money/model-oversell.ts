@@ -63,6 +63,7 @@ export class LateSale implements Cmd {
       seller: this.p.seller,
       currency: this.p.currency,
       gross: this.p.price,
+      sandboxPaid: true,
     });
 
     // The declined buyer tries again: the provider takes the money, and gives it back.

@@ -4,6 +4,7 @@ import type fc from "fast-check";
 import { expect } from "vitest";
 import { sandboxEvent } from "../../src/providers/payments/index.ts";
 import type { MoneyModel } from "./model.ts";
+import { refundEventApplies } from "./model-refunds.ts";
 import {
   call,
   checkInvariants,
@@ -78,7 +79,7 @@ export class Race implements fc.AsyncCommand<MoneyModel, World> {
       if (!o) return [];
       for (const op of sequence) {
         if (op === "refund") {
-          const expected = o.status === "paid" ? "applied" : "ignored";
+          const expected = refundEventApplies(c, o) ? "applied" : "ignored";
           if (expected !== refund) return [];
           o.events.set(event.id, expected);
           c.refund(o);

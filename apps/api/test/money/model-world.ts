@@ -27,6 +27,7 @@ import { insertApprovedIdentity } from "../support/accounts.ts";
 import type { TestContext } from "../support/app.ts";
 import { deliverSandboxEvent } from "../support/checkout.ts";
 import { type Balances, type ModelProgramme, type MoneyModel, zeroBalances } from "./model.ts";
+import { checkDebtsAndFees, disputeRefs } from "./model-debt-invariants.ts";
 
 /*
  * The real side of the money model: a run's accounts (fixtures written straight to the database where
@@ -226,6 +227,7 @@ const accountField: Record<string, keyof Balances> = {
   affiliate_claimable: "affiliateClaimable",
   partner_pending: "partnerPending",
   partner_claimable: "partnerClaimable",
+  debt: "debt",
 };
 
 export const nonZero = (m: Map<Currency, Balances>) =>
@@ -247,7 +249,10 @@ export async function walletBalances(world: World): Promise<Map<Currency, Balanc
 /** Steps checked so far in this process (the report's command count). */
 export const progress = { steps: 0 };
 
-/** Every invariant, after every step: the ledger, the API's wallets, the model, and exactly-once. */
+/**
+ * Every invariant, after every step: the ledger, the API's wallets, the model, exactly-once, and
+ * issue 32's debts and platform fees (money/model-debt-invariants.ts).
+ */
 export async function checkInvariants(world: World, model: MoneyModel): Promise<void> {
   const { db } = world.ctx.database;
   progress.steps++;
@@ -269,6 +274,7 @@ export async function checkInvariants(world: World, model: MoneyModel): Promise<
     Promise.all(world.users.map((u) => call(world.ctx, "GET", "/wallet", u.cookie))),
     checkExactlyOnce(world, model),
   ]);
+  await checkDebtsAndFees(world, model, sums);
   // The ledger's own audit: balanced transactions, running balances equal to entries, none negative.
   expect(audit).toEqual({ unbalancedTransactions: [], balancesNotMatchingEntries: [], negativeBalances: [] });
 
@@ -304,7 +310,7 @@ async function checkExactlyOnce(world: World, model: MoneyModel): Promise<void> 
   const ids = world.users.map((u) => u.id);
   const orderIds = model.orders.map((o) => o.id);
   // inArray over an empty list is refused; no order yet stands for none.
-  const refs = [...orderIds, ...model.payouts.map((p) => p.id), "none"];
+  const refs = [...orderIds, ...model.payouts.map((p) => p.id), ...disputeRefs(model), "none"];
   const orderRefs = [...orderIds, "00000000-0000-0000-0000-000000000000"];
   const claimsOfKind = (kind: "claim" | "partner_claim") =>
     db

@@ -1,49 +1,36 @@
 import type { Currency } from "@salelink/contracts";
+import { AccountsModel, type Debit, type Rules } from "./model-ledger.ts";
+import { roundedShare, type SaleParts, shareOfParts, sumOf, vatIn } from "./model-shares.ts";
+
+export type { Balances, ModelPayout, Rules } from "./model-ledger.ts";
+export { zeroBalances } from "./model-ledger.ts";
+export { roundedShare } from "./model-shares.ts";
 
 /*
  * The money model of the invariants test: what every balance should be, computed from the operations
- * alone with the business rules (DESIGN 3, decisions 010–012), never from the API's own code. The
- * commands (money/model-commands.ts) apply the same operation to the API and to this model, then
- * compare the two.
+ * alone with the business rules (DESIGN 3, decisions 010–012, 042), never from the API's own code.
+ * The commands (money/model-commands.ts) apply the same operation to the API and to this model, then
+ * compare the two. The wallets, debts and payouts are money/model-ledger.ts's.
  */
-
-export interface Rules {
-  feeBps: number;
-  commissionBps: number;
-  payoutMinimum: number;
-  /** A payout above this waits for an operator (the one risk rule of the runs); else approved at once. */
-  reviewAbove: number;
-}
-
-/** `amount × bps / 10000`, rounded half up in integers (decision 012's worked examples). */
-export const roundedShare = (amount: number, bps: number): number =>
-  Math.floor((amount * bps + 5000) / 10000);
-
-export interface Balances {
-  pending: number;
-  available: number;
-  inTransit: number;
-  affiliatePending: number;
-  affiliateClaimable: number;
-  partnerPending: number;
-  partnerClaimable: number;
-}
-
-export const zeroBalances = (): Balances => ({
-  pending: 0,
-  available: 0,
-  inTransit: 0,
-  affiliatePending: 0,
-  affiliateClaimable: 0,
-  partnerPending: 0,
-  partnerClaimable: 0,
-});
 
 /** A seller's partner programme in a run (decision 035): its one partner, their code and the rate. */
 export interface ModelProgramme {
   partner: number;
   code: string;
   rateBps: number;
+}
+
+/** A chargeback of a sale (issue 32): what it took of each part, and how it ended. */
+export interface ModelDispute {
+  /** Our `disputes` row (the ledger's reference) and the sandbox bank's id. */
+  id: string;
+  bankId: string;
+  /** What it took: all that was left of the sale when it opened. */
+  amount: number;
+  taken: SaleParts;
+  /** What its hold and its fee left owed, all users together. */
+  debt: number;
+  status: "open" | "won" | "lost";
 }
 
 export interface ModelOrder {
@@ -53,7 +40,11 @@ export interface ModelOrder {
   referrer: number | null;
   currency: Currency;
   gross: number;
-  /** The VAT in the gross (what is left of it after partial refunds), owed to the buyer's country. */
+  /**
+   * The sale as the ledger now sees it: what refunds left of each part (issue 21: a creator's may be
+   * partial), less what a chargeback holds or took. `vat` is owed to the buyer's country, `fee`
+   * includes the referrer's `commission`; `partnerCommission` came out of the creator's part.
+   */
   vat: number;
   fee: number;
   commission: number;
@@ -61,36 +52,33 @@ export interface ModelOrder {
   partner: number | null;
   partnerCommission: number;
   net: number;
-  /**
-   * What refunds took back so far (issue 21: a creator's may be partial), and the total after each
-   * partial one (its ledger reference). `fee`, `commission`, `partnerCommission` and `net` above are
-   * what is left of each part.
-   */
+  /** What refunds took back so far, and the total after each partial one (its ledger reference). */
   refunded: number;
   partialRefunds: number[];
+  /** Its first refund was the whole sale: one refund posted under the order's id. */
+  refundedWhole: boolean;
   status: "paid" | "refunded";
   released: boolean;
+  /** Its release moved money (nothing to move when a chargeback holds all of the sale). */
+  releasePosted: boolean;
   claimed: boolean;
   partnerClaimed: boolean;
   /** An admin asked for its refund (the console refuses a second ask). */
   refundAsked: boolean;
   /** Its unclaimed commission was taken back: the seller turned out to be its referrer's own account. */
   voided: boolean;
+  /**
+   * The sandbox holds its payment as succeeded (paid through its card form) or refunded (a refund
+   * asked of it, even of a sale paid by a bare provider event): its card issuer can dispute it.
+   */
+  sandboxPaid: boolean;
+  dispute: ModelDispute | null;
   /** Every provider event id delivered for this order, with the result of its first delivery. */
   events: Map<string, "applied" | "ignored">;
 }
 
-export interface ModelPayout {
-  id: string;
-  user: number;
-  currency: Currency;
-  amount: number;
-  status: "requested" | "processing" | "paid" | "failed";
-}
-
-export class MoneyModel {
+export class MoneyModel extends AccountsModel {
   readonly orders: ModelOrder[] = [];
-  readonly payouts: ModelPayout[] = [];
   /** Claims posted per user: one ledger transaction per currency of each. */
   readonly claimPostings: number[];
   /** Partner claims posted per user: one ledger transaction per currency of each. */
@@ -99,16 +87,14 @@ export class MoneyModel {
   readonly selfReferred: boolean[];
   /** Pairs of users holding the same IBAN ("a|b", a < b): a partner sharing it with the seller earns nothing. */
   readonly sharedIbans = new Set<string>();
-  private readonly balances: Map<Currency, Balances>[];
 
   constructor(
-    readonly rules: Rules,
-    /** Each user's referrer (an index into the run's users), or null. */
-    readonly referrers: (number | null)[],
+    rules: Rules,
+    referrers: (number | null)[],
     /** Each user's partner programme, or null. */
     readonly programmes: (ModelProgramme | null)[] = referrers.map(() => null),
   ) {
-    this.balances = referrers.map(() => new Map());
+    super(rules, referrers);
     this.claimPostings = referrers.map(() => 0);
     this.partnerClaimPostings = referrers.map(() => 0);
     this.selfReferred = referrers.map(() => false);
@@ -123,46 +109,22 @@ export class MoneyModel {
 
   /** Takes `other`'s state (one of this model's clones), in place. */
   assign(other: MoneyModel) {
+    this.assignAccounts(other);
     this.orders.splice(
       0,
       this.orders.length,
       ...other.orders.map((o) => ({
         ...o,
         partialRefunds: [...o.partialRefunds],
+        dispute: o.dispute && { ...o.dispute, taken: { ...o.dispute.taken } },
         events: new Map(o.events),
       })),
     );
-    this.payouts.splice(0, this.payouts.length, ...other.payouts.map((p) => ({ ...p })));
     this.claimPostings.splice(0, this.claimPostings.length, ...other.claimPostings);
     this.partnerClaimPostings.splice(0, this.partnerClaimPostings.length, ...other.partnerClaimPostings);
     this.sharedIbans.clear();
     for (const pair of other.sharedIbans) this.sharedIbans.add(pair);
     this.selfReferred.splice(0, this.selfReferred.length, ...other.selfReferred);
-    this.balances.splice(
-      0,
-      this.balances.length,
-      ...other.balances.map((byCurrency) => new Map([...byCurrency].map(([c, b]) => [c, { ...b }]))),
-    );
-  }
-
-  balance(user: number, currency: Currency): Balances {
-    const byCurrency = this.balances[user];
-    if (!byCurrency) throw new Error(`no user ${user}`);
-    let b = byCurrency.get(currency);
-    if (!b) {
-      b = zeroBalances();
-      byCurrency.set(currency, b);
-    }
-    return b;
-  }
-
-  /** Every non-zero balance of a user, by currency. */
-  balancesOf(user: number): Map<Currency, Balances> {
-    const out = new Map<Currency, Balances>();
-    for (const [currency, b] of this.balances[user] ?? []) {
-      if (Object.values(b).some((v) => v !== 0)) out.set(currency, { ...b });
-    }
-    return out;
   }
 
   /** Whether the seller's partner shares a strong signal with the seller (an IBAN, in a run). */
@@ -194,12 +156,13 @@ export class MoneyModel {
     viaPartner?: boolean;
     /** The buyer's country's VAT rate, in the price (issue 22); 0 untaxed. */
     vatBps?: number;
+    /** Paid through the sandbox's card form (not a bare provider event). */
+    sandboxPaid?: boolean;
   }) {
-    const { viaPartner, vatBps = 0, ...facts } = p;
+    const { viaPartner, vatBps = 0, sandboxPaid = false, ...facts } = p;
     const referrer = this.selfReferred[p.seller] ? null : (this.referrers[p.seller] ?? null);
-    // The VAT in the price: the gross less the gross at 100/(100 + rate), rounded half up; the fee
-    // and the commissions are shares of the rest (decision 039).
-    const vat = p.gross - Math.floor((2 * p.gross * 10000 + (10000 + vatBps)) / (2 * (10000 + vatBps)));
+    // The fee and the commissions are shares of the price net of its VAT (decision 039).
+    const vat = vatIn(p.gross, vatBps);
     const base = p.gross - vat;
     const fee = roundedShare(base, this.rules.feeBps);
     const commission = referrer === null ? 0 : roundedShare(fee, this.rules.commissionBps);
@@ -218,20 +181,50 @@ export class MoneyModel {
       net: base - fee - partnerCommission,
       refunded: 0,
       partialRefunds: [],
+      refundedWhole: false,
       status: "paid",
       released: false,
+      releasePosted: false,
       claimed: false,
       partnerClaimed: false,
       refundAsked: false,
       voided: false,
+      sandboxPaid,
+      dispute: null,
       events: new Map([[p.eventId, "applied"]]),
     };
     this.orders.push(order);
-    this.balance(p.seller, p.currency).pending += order.net;
-    if (referrer !== null) this.balance(referrer, p.currency).affiliatePending += commission;
-    if (partner !== null) this.balance(partner, p.currency).partnerPending += partnerCommission;
+    this.credit(p.seller, p.currency, "pending", order.net);
+    if (referrer !== null) this.credit(referrer, p.currency, "affiliatePending", commission);
+    if (partner !== null) this.credit(partner, p.currency, "partnerPending", partnerCommission);
     return order;
   }
+
+  /** The parts of the sale as the ledger now sees it. */
+  partsOf(o: ModelOrder): SaleParts {
+    return {
+      net: o.net,
+      vat: o.vat,
+      platform: o.fee - o.commission,
+      commission: o.commission,
+      partner: o.partnerCommission,
+    };
+  }
+
+  private addParts(o: ModelOrder, parts: SaleParts, sign: 1 | -1) {
+    o.net += sign * parts.net;
+    o.vat += sign * parts.vat;
+    o.fee += sign * (parts.platform + parts.commission);
+    o.commission += sign * parts.commission;
+    o.partnerCommission += sign * parts.partner;
+  }
+
+  /** What is left of the sale to refund or dispute: neither refunded nor held by a chargeback. */
+  left(o: ModelOrder): number {
+    return sumOf(this.partsOf(o));
+  }
+
+  disputeOpen = (o: ModelOrder): boolean => o.dispute?.status === "open";
 
   /** Whether a release at a time after every hold's end releases this order. */
   releasable = (o: ModelOrder) => o.status === "paid" && !o.released;
@@ -239,109 +232,115 @@ export class MoneyModel {
   release(o: ModelOrder) {
     if (!this.releasable(o)) return;
     o.released = true;
-    const seller = this.balance(o.seller, o.currency);
-    seller.pending -= o.net;
-    seller.available += o.net;
+    o.releasePosted = o.net > 0 || o.commission > 0 || o.partnerCommission > 0;
+    this.move(o.seller, o.currency, "pending", "available", o.net);
+    if (o.referrer !== null)
+      this.move(o.referrer, o.currency, "affiliatePending", "affiliateClaimable", o.commission);
+    if (o.partner !== null)
+      this.move(o.partner, o.currency, "partnerPending", "partnerClaimable", o.partnerCommission);
+  }
+
+  /**
+   * Where each part of the sale now sits, to take `taken` back from (decision 042): held, from the
+   * held balances; after the release, the creator's net from their available balance, an unclaimed
+   * commission from its claimable balance, a claimed one from its earner's available balance (never
+   * the creator's, never the platform's).
+   */
+  private debitsOf(o: ModelOrder, taken: SaleParts): Debit[] {
+    const out: Debit[] = [{ user: o.seller, field: o.released ? "available" : "pending", amount: taken.net }];
     if (o.referrer !== null) {
-      const ref = this.balance(o.referrer, o.currency);
-      ref.affiliatePending -= o.commission;
-      ref.affiliateClaimable += o.commission;
+      const field = !o.released ? "affiliatePending" : o.claimed ? "available" : "affiliateClaimable";
+      out.push({ user: o.referrer, field, amount: taken.commission });
     }
     if (o.partner !== null) {
-      const partner = this.balance(o.partner, o.currency);
-      partner.partnerPending -= o.partnerCommission;
-      partner.partnerClaimable += o.partnerCommission;
+      const field = !o.released ? "partnerPending" : o.partnerClaimed ? "available" : "partnerClaimable";
+      out.push({ user: o.partner, field, amount: taken.partner });
     }
+    return out;
   }
 
   /**
-   * Refunded: everything goes back the way it came. After the hold, what the creator has already
-   * withdrawn, and a referral commission already claimed, is borne by the platform (decisions 010
-   * and 012); a partner commission already claimed is taken from the creator's available balance
-   * with their own share, and what that cannot cover is borne by the platform (decision 035).
+   * Whether refunding `amount` now would leave someone owing more than the limit in all (a creator's
+   * refund's limit): it adds to some debt, and one of those who owe then owes more than the limit.
    */
+  refundOverLimit(o: ModelOrder, amount: number): boolean {
+    const taken = shareOfParts(this.partsOf(o), o.released, amount, this.left(o));
+    const { owed } = this.shortfalls(o.currency, this.debitsOf(o, taken));
+    return [...owed].some(
+      ([user, added]) =>
+        added > 0 && added - Math.min(0, this.balance(user, o.currency).debt) > this.rules.refundDebtLimit,
+    );
+  }
+
+  /** A creator's refund of `amount`: refused while disputed, or when it would leave too much owed. */
+  creatorRefundAllowed(o: ModelOrder, amount: number): boolean {
+    return o.status === "paid" && !this.disputeOpen(o) && !this.refundOverLimit(o, amount);
+  }
+
+  /** An admin's refund (all that is left): refused while disputed, never for a debt. */
+  adminRefundAllowed(o: ModelOrder): boolean {
+    return o.status === "paid" && !o.refundAsked && !this.disputeOpen(o);
+  }
+
+  /** Refunded in whole: all that is left. */
   refund(o: ModelOrder) {
-    if (o.status !== "paid") return;
-    this.takeBack(o, { net: o.net, commission: o.commission, partner: o.partnerCommission });
-    o.status = "refunded";
-    // The first and whole refund is posted under the order's id, a later one under its total.
-    if (o.refunded > 0) o.partialRefunds.push(o.gross);
-    o.refunded = o.gross;
+    if (o.status === "paid") this.partialRefund(o, this.left(o));
   }
 
   /**
-   * A part of what is left of the sale refunded (issue 21, decision 037): each part of the split
-   * gives back its share of `amount`, rounded to the largest remainders (ties to the part posted
-   * first), so that the parts add up to the amount; then as a whole refund does. `amount` is all
-   * that is left: a whole refund.
+   * A part of what is left of the sale refunded (issue 21, decision 037): each part gives back its
+   * share of `amount` (money/model-shares.ts), from whoever holds it now; what they no longer hold
+   * is their debt. All that is left closes the order.
    */
   partialRefund(o: ModelOrder, amount: number) {
-    const left = o.gross - o.refunded;
+    const left = this.left(o);
     if (o.status !== "paid" || amount <= 0 || amount > left) return;
-    if (amount === left) {
-      this.refund(o);
-      return;
-    }
-    const platform = o.fee - o.commission;
-    // The order of the sale's entries as posted: held, or after the hold's release.
-    const parts: [keyof typeof taken, number][] = o.released
-      ? [
-          ["vat", o.vat],
-          ["platform", platform],
-          ["net", o.net],
-          ["commission", o.commission],
-          ["partner", o.partnerCommission],
-        ]
-      : [
-          ["net", o.net],
-          ["vat", o.vat],
-          ["platform", platform],
-          ["commission", o.commission],
-          ["partner", o.partnerCommission],
-        ];
-    const taken = { net: 0, vat: 0, platform: 0, commission: 0, partner: 0 };
-    const shares = parts
-      .filter(([, x]) => x !== 0)
-      .map(([name, x], index) => ({
-        name,
-        index,
-        floor: Math.floor((x * amount) / left),
-        rest: (x * amount) % left,
-      }));
-    let units = amount - shares.reduce((sum, p) => sum + p.floor, 0);
-    for (const p of shares) taken[p.name] = p.floor;
-    // Rounded up: the largest remainders; of equal ones, the part posted last (the ledger rounds
-    // the reversal's entries down from the first posted).
-    for (const p of [...shares].sort((a, b) => b.rest - a.rest || b.index - a.index)) {
-      if (units <= 0 || p.rest === 0) break;
-      taken[p.name] += 1;
-      units -= 1;
-    }
-    this.takeBack(o, taken);
-    o.net -= taken.net;
-    o.vat -= taken.vat;
-    o.fee -= taken.platform + taken.commission;
-    o.commission -= taken.commission;
-    o.partnerCommission -= taken.partner;
+    const taken = shareOfParts(this.partsOf(o), o.released, amount, left);
+    this.cover(o.currency, this.debitsOf(o, taken));
+    this.addParts(o, taken, -1);
+    // The first and whole refund is posted under the order's id, any other under its total.
+    if (o.refunded === 0 && amount === o.gross) o.refundedWhole = true;
+    else o.partialRefunds.push(o.refunded + amount);
     o.refunded += amount;
-    o.partialRefunds.push(o.refunded);
+    if (o.refunded === o.gross) o.status = "refunded";
   }
 
-  /** What a refund takes back of the seller's, the partner's and the referrer's parts. */
-  private takeBack(o: ModelOrder, taken: { net: number; commission: number; partner: number }) {
-    const seller = this.balance(o.seller, o.currency);
-    const fromSeller = taken.net + (o.released && o.partnerClaimed ? taken.partner : 0);
-    if (!o.released) seller.pending -= taken.net;
-    else seller.available -= Math.min(fromSeller, Math.max(0, seller.available));
-    if (o.partner !== null) {
-      const partner = this.balance(o.partner, o.currency);
-      if (!o.released) partner.partnerPending -= taken.partner;
-      else if (!o.partnerClaimed) partner.partnerClaimable -= taken.partner;
-    }
-    if (o.referrer === null) return;
-    const ref = this.balance(o.referrer, o.currency);
-    if (!o.released) ref.affiliatePending -= taken.commission;
-    else if (!o.claimed) ref.affiliateClaimable -= taken.commission;
+  /**
+   * A chargeback opens (issue 32): all that is left of the sale is taken as a refund of it would take
+   * it (the VAT and the platform's share wait in the platform's `disputes_held`), and the issuer's
+   * fee from the creator's available balance; what is no longer there is owed.
+   */
+  disputeOpened(o: ModelOrder, ids: { id: string; bankId: string }): ModelDispute {
+    const taken = this.partsOf(o);
+    const debt = this.cover(o.currency, this.debitsOf(o, taken));
+    this.addParts(o, taken, -1);
+    const fee = this.cover(o.currency, [
+      { user: o.seller, field: "available", amount: this.rules.disputeFee },
+    ]);
+    o.dispute = { ...ids, amount: sumOf(taken), taken, debt: debt + fee, status: "open" };
+    return o.dispute;
+  }
+
+  /**
+   * Won: the fee comes back to the creator's available balance, and every part to where that money
+   * now belongs (held, or available and claimable, or a claimed commission's earner's wallet).
+   */
+  disputeWon(o: ModelOrder) {
+    const d = o.dispute;
+    if (d?.status !== "open") return;
+    d.status = "won";
+    this.credit(o.seller, o.currency, "available", this.rules.disputeFee);
+    for (const debit of this.debitsOf(o, d.taken))
+      this.credit(debit.user, o.currency, debit.field, debit.amount);
+    this.addParts(o, d.taken, 1);
+  }
+
+  /** Lost: nobody's balance moves; the sale is closed when nothing is left of it. */
+  disputeLost(o: ModelOrder) {
+    const d = o.dispute;
+    if (d?.status !== "open") return;
+    d.status = "lost";
+    if (o.status === "paid" && this.left(o) === 0) o.status = "refunded";
   }
 
   /**
@@ -363,153 +362,81 @@ export class MoneyModel {
     }
   }
 
-  /** What a claim by `user` moves, per currency; empty when nothing is claimable. */
-  claimable(user: number): Map<Currency, number> {
+  /** The released, unclaimed orders whose commission (what is left of it) `user` claims now. */
+  private claimableOrders(user: number, partner: boolean): ModelOrder[] {
+    return this.orders.filter((o) =>
+      partner
+        ? o.partner === user &&
+          o.status === "paid" &&
+          o.released &&
+          !o.partnerClaimed &&
+          o.partnerCommission > 0
+        : o.referrer === user && o.status === "paid" && o.released && !o.claimed && o.commission > 0,
+    );
+  }
+
+  private sums(orders: ModelOrder[], amount: (o: ModelOrder) => number): Map<Currency, number> {
     const sums = new Map<Currency, number>();
-    for (const o of this.orders) {
-      if (o.referrer === user && o.status === "paid" && o.released && !o.claimed && o.commission > 0) {
-        sums.set(o.currency, (sums.get(o.currency) ?? 0) + o.commission);
-      }
-    }
+    for (const o of orders) sums.set(o.currency, (sums.get(o.currency) ?? 0) + amount(o));
     return sums;
   }
 
+  /** What a claim by `user` moves, per currency; empty when nothing is claimable. */
+  claimable(user: number): Map<Currency, number> {
+    return this.sums(this.claimableOrders(user, false), (o) => o.commission);
+  }
+
   claim(user: number): Map<Currency, number> {
-    const sums = this.claimable(user);
-    for (const o of this.orders) {
-      if (o.referrer === user && o.status === "paid" && o.released && !o.claimed) o.claimed = true;
-    }
-    for (const [currency, amount] of sums) {
-      const b = this.balance(user, currency);
-      b.affiliateClaimable -= amount;
-      b.available += amount;
-    }
+    const orders = this.claimableOrders(user, false);
+    for (const o of orders) o.claimed = true;
+    const sums = this.sums(orders, (o) => o.commission);
+    for (const [currency, amount] of sums)
+      this.move(user, currency, "affiliateClaimable", "available", amount);
     this.claimPostings[user] = (this.claimPostings[user] ?? 0) + sums.size;
     return sums;
   }
 
   /** What a partner claim by `user` moves, per currency; empty when nothing is claimable. */
   partnerClaimable(user: number): Map<Currency, number> {
-    const sums = new Map<Currency, number>();
-    for (const o of this.orders) {
-      if (
-        o.partner === user &&
-        o.status === "paid" &&
-        o.released &&
-        !o.partnerClaimed &&
-        o.partnerCommission > 0
-      ) {
-        sums.set(o.currency, (sums.get(o.currency) ?? 0) + o.partnerCommission);
-      }
-    }
-    return sums;
+    return this.sums(this.claimableOrders(user, true), (o) => o.partnerCommission);
   }
 
   partnerClaim(user: number): Map<Currency, number> {
-    const sums = this.partnerClaimable(user);
-    for (const o of this.orders) {
-      if (o.partner === user && o.status === "paid" && o.released && o.partnerCommission > 0)
-        o.partnerClaimed = true;
-    }
-    for (const [currency, amount] of sums) {
-      const b = this.balance(user, currency);
-      b.partnerClaimable -= amount;
-      b.available += amount;
-    }
+    const orders = this.claimableOrders(user, true);
+    for (const o of orders) o.partnerClaimed = true;
+    const sums = this.sums(orders, (o) => o.partnerCommission);
+    for (const [currency, amount] of sums) this.move(user, currency, "partnerClaimable", "available", amount);
     this.partnerClaimPostings[user] = (this.partnerClaimPostings[user] ?? 0) + sums.size;
     return sums;
   }
 
-  /** At most one open payout per user and currency (issue 23). */
-  openPayout(user: number, currency: Currency): ModelPayout | undefined {
-    return this.payouts.find(
-      (p) =>
-        p.user === user && p.currency === currency && (p.status === "requested" || p.status === "processing"),
-    );
-  }
-
-  /** The user and currency with the most available money, among those without an open payout. */
-  richest(): { user: number; currency: Currency } {
-    let best = { user: 0, currency: "EUR" as Currency, available: -1 };
-    for (const [user, byCurrency] of this.balances.entries()) {
-      for (const [currency, b] of byCurrency) {
-        if (this.openPayout(user, currency)) continue;
-        if (b.available > best.available) best = { user, currency, available: b.available };
-      }
-    }
-    return { user: best.user, currency: best.currency };
-  }
-
-  /** The answer a withdrawal request should get: 409 with an open payout, 400 outside the limits. */
-  withdrawalOutcome(
-    user: number,
-    currency: Currency,
-    amount: number | null,
-  ): { status: number; amount: number } {
-    if (this.openPayout(user, currency)) return { status: 409, amount: 0 };
-    const available = this.balance(user, currency).available;
-    const wanted = amount ?? available;
-    if (wanted < this.rules.payoutMinimum || wanted > available) return { status: 400, amount: 0 };
-    return { status: 201, amount: wanted };
-  }
-
-  /** The status a new payout of `amount` starts in: held for an operator, or approved by the rules. */
-  initialStatus(amount: number): "requested" | "processing" {
-    return amount > this.rules.reviewAbove ? "requested" : "processing";
-  }
-
   /**
-   * What a scheduled run at a threshold pays `user` (issue 23): each currency whose available balance
-   * reaches the minimum and the threshold, with no payout of it open, the whole balance.
+   * What the platform's fees hold of an order's own postings (sale, refunds, commission void): its
+   * share of what is left, and of what a chargeback holds or took (a lost one's own posting takes
+   * that back). Never a user's shortfall (decision 042).
    */
-  scheduledPayouts(user: number, threshold: number): { currency: Currency; amount: number }[] {
-    const floor = Math.max(this.rules.payoutMinimum, threshold);
-    const out: { currency: Currency; amount: number }[] = [];
-    for (const [currency, b] of this.balances[user] ?? []) {
-      if (b.available >= floor && !this.openPayout(user, currency))
-        out.push({ currency, amount: b.available });
-    }
-    return out.sort((a, b) => (a.currency < b.currency ? -1 : 1));
+  platformFeesOf(o: ModelOrder): number {
+    const disputed = o.dispute && o.dispute.status !== "won" ? o.dispute.taken.platform : 0;
+    return o.fee - o.commission + disputed;
   }
 
-  requested(p: ModelPayout) {
-    this.payouts.push(p);
-    const b = this.balance(p.user, p.currency);
-    b.available -= p.amount;
-    b.inTransit += p.amount;
-  }
-
-  /** Applies an operator's transition if the payout's status allows it; answers whether it did. */
-  transition(p: ModelPayout, action: "approve" | "paid" | "fail"): boolean {
-    const b = this.balance(p.user, p.currency);
-    if (action === "approve" && p.status === "requested") {
-      p.status = "processing";
-      return true;
-    }
-    if (action === "paid" && p.status === "processing") {
-      p.status = "paid";
-      b.inTransit -= p.amount;
-      return true;
-    }
-    if (action === "fail" && (p.status === "requested" || p.status === "processing")) {
-      p.status = "failed";
-      b.inTransit -= p.amount;
-      b.available += p.amount;
-      return true;
-    }
-    return false;
-  }
-
-  /** The ledger transactions that should exist for an order or payout reference, by kind. */
+  /** The ledger transactions that should exist for an order, payout or dispute reference, by kind. */
   expectedPostings(): Map<string, number> {
     const out = new Map<string, number>();
     const add = (kind: string, ref: string, n: number) => out.set(`${kind}|${ref}`, n);
     for (const o of this.orders) {
       add("order_paid", o.id, 1);
-      add("hold_release", o.id, o.released ? 1 : 0);
-      add("refund", o.id, o.status === "refunded" && o.partialRefunds.length === 0 ? 1 : 0);
+      add("hold_release", o.id, o.releasePosted ? 1 : 0);
+      add("refund", o.id, o.refundedWhole ? 1 : 0);
       for (const total of o.partialRefunds) add("refund", `${o.id}:${total}`, 1);
       add("commission_void", o.id, o.voided ? 1 : 0);
+      const d = o.dispute;
+      if (!d) continue;
+      add("dispute", d.id, d.amount > 0 ? 1 : 0);
+      add("dispute_fee", d.id, 1);
+      add("dispute_fee_returned", d.id, d.status === "won" ? 1 : 0);
+      add("dispute_won", d.id, d.status === "won" && d.amount > 0 ? 1 : 0);
+      add("dispute_lost", d.id, d.status === "lost" && d.taken.vat + d.taken.platform !== 0 ? 1 : 0);
     }
     for (const p of this.payouts) {
       add("payout_requested", p.id, 1);
@@ -517,5 +444,10 @@ export class MoneyModel {
       add("payout_failed", p.id, p.status === "failed" ? 1 : 0);
     }
     return out;
+  }
+
+  /** Every dispute of the run, with its order. */
+  disputes(): { order: ModelOrder; dispute: ModelDispute }[] {
+    return this.orders.flatMap((order) => (order.dispute ? [{ order, dispute: order.dispute }] : []));
   }
 }
