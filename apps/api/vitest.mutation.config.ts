@@ -11,6 +11,7 @@ export default defineConfig({
       "test/tax/split.test.ts",
       "test/tax/*-pins.test.ts",
       "test/wallet/postings.test.ts",
+      "test/wallet/postings-*.test.ts",
     ],
     pool: "forks",
   },
