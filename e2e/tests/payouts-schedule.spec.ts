@@ -58,13 +58,14 @@ async function readyToBePaid(creator: APIRequestContext): Promise<string> {
   return ((await bank.json()) as { id: string }).id;
 }
 
-/** The value of one of the sale page's figures, by its term. */
+/** The value of one of the sale page's figures, by its term (its first definition: a line saying what it is may follow). */
 const figure = (page: Page, w: ReturnType<typeof words>, term: string) =>
   page
     .getByRole("region", { name: w("sales.figuresTitle") })
     .locator("div")
     .filter({ has: page.getByRole("term").getByText(term, { exact: true }) })
-    .getByRole("definition");
+    .getByRole("definition")
+    .first();
 
 for (const locale of ["en", "fr"] as const) {
   const w = words(locale);

@@ -74,5 +74,9 @@ export const queryKeys = {
     vat: (quarter: string) => ["admin", "vat", quarter],
     referralFlags: ["admin", "referral-flags"],
     maintenance: ["admin", "maintenance"],
+    /** What users owe (issue 32): the list with its totals; a write-off reads it again. */
+    debts: ["admin", "debts"],
+    /** Every status filter and page of the disputes list (issue 32). */
+    disputes: ["admin", "disputes"],
   },
 } as const;

@@ -1,3 +1,4 @@
+import type { DisputeView } from "@salelink/contracts/disputes";
 import type { RefundView, SaleView } from "@salelink/contracts/refunds";
 import { describe, expect, it } from "vitest";
 import {
@@ -49,7 +50,35 @@ function sale(over: Partial<SaleView> = {}): SaleView {
     availableAt: "2026-11-08T10:00:00.000Z",
     refundableMinor: 2000,
     refundableUntil: until,
+    refundWindowDays: 30,
+    disputedMinor: 0,
+    disputes: [],
     refunds: [],
+    ...over,
+  };
+}
+
+/** A chargeback of the whole sale, as the API shows it while the bank waits for evidence. */
+function dispute(over: Partial<DisputeView> = {}): DisputeView {
+  return {
+    id: "00000000-0000-4000-8000-0000000000dd",
+    orderId: "00000000-0000-4000-8000-0000000000aa",
+    status: "needs_response",
+    reason: "product_not_received",
+    amountMinor: 2000,
+    currency: "EUR",
+    feeMinor: 1500,
+    feeBorneBy: "creator",
+    held: { netMinor: 1800, vatMinor: 0, feeMinor: 200, partnerCommissionMinor: 0, commissionMinor: 0 },
+    debtMinor: 1500,
+    evidenceDueBy: until,
+    evidence: null,
+    evidenceSubmittedAt: null,
+    evidenceFailure: null,
+    creatorNote: null,
+    noteOpen: true,
+    createdAt: paidAt,
+    closedAt: null,
     ...over,
   };
 }
@@ -100,6 +129,19 @@ describe("why a sale cannot be refunded", () => {
     const pending = sale({ status: "pending", paidAt: null, refundableMinor: 0, refundableUntil: null });
     expect(refundBlock(pending, before)).toEqual({ reason: "notPaid" });
     expect(refundBlock({ ...pending, status: "failed" }, before)).toEqual({ reason: "notPaid" });
+  });
+
+  it("says an open chargeback keeps the refund closed until the bank decides (issue 32)", () => {
+    for (const status of ["needs_response", "under_review"] as const)
+      expect(refundBlock(sale({ refundableMinor: 0, disputes: [dispute({ status })] }), before)).toEqual({
+        reason: "disputed",
+      });
+    // Decided, or only an inquiry: the window and what is left decide again.
+    expect(refundBlock(sale({ refundableMinor: 0, disputes: [dispute({ status: "lost" })] }), after)).toEqual(
+      { reason: "windowOver", until },
+    );
+    expect(refundBlock(sale({ disputes: [dispute({ status: "won" })] }), before)).toBeNull();
+    expect(refundBlock(sale({ disputes: [dispute({ status: "inquiry" })] }), before)).toBeNull();
   });
 
   it("falls back to a plain reason when nothing else explains it", () => {

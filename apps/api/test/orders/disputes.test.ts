@@ -115,6 +115,8 @@ describe(`chargebacks through the sandbox's card issuer (${dbKind})`, () => {
     await releaseHoldsAsOf(ctx.database.db, new Date(Date.now() + 8 * DAY), [first.orderId]);
     const sold = await sale(creator.cookie, { billingCountry: "FR" });
     expect(await eur(creator.cookie)).toMatchObject({ pending: 3750, available: 4500 });
+    // The buyer opened what they bought, twice: the delivery evidence.
+    for (let i = 0; i < 2; i++) ok(await call("GET", `/orders/${sold.token}`), 200);
 
     await dispute(sold.token);
     await runJobs();
@@ -135,6 +137,9 @@ describe(`chargebacks through the sandbox's card issuer (${dbKind})`, () => {
       evidenceSubmittedAt: null,
     });
     expect(opened?.evidence?.refundPolicyDisclosure).toContain("30 days");
+    expect(opened?.evidence?.accessActivityLog).toMatch(
+      /The buyer opened the order page, the content unlocked; opened 2 times in all, last at /,
+    );
     expect(opened?.evidence?.uncategorizedText).toContain(
       "Card issuing country reported by the card network: FR",
     );

@@ -12,6 +12,8 @@ const items = [
   { href: "/admin/accounts", key: "accounts" },
   { href: "/admin/orders", key: "orders" },
   { href: "/admin/payouts", key: "payouts" },
+  { href: "/admin/debts", key: "debts" },
+  { href: "/admin/disputes", key: "disputes" },
   { href: "/admin/vat", key: "vat" },
   { href: "/admin/identity", key: "identity" },
   { href: "/admin/maintenance", key: "maintenance" },

@@ -1,4 +1,5 @@
 import type { OrderView as Order } from "@salelink/contracts/checkout";
+import { disputeReasons } from "@salelink/contracts/disputes";
 import type { Locale } from "@salelink/contracts/locales";
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -12,6 +13,7 @@ import { formatMoney } from "@/lib/money.ts";
 import { serverEnv } from "@/lib/server-env.ts";
 import { getOrder } from "./order-api.ts";
 import { ReportDialog } from "./report-dialog.tsx";
+import { SandboxDispute } from "./sandbox-dispute.tsx";
 
 export async function orderMetadata(locale: Locale): Promise<Metadata> {
   const t = await getTranslations({ locale, namespace: "order" });
@@ -146,6 +148,12 @@ export async function OrderView({ locale, token, area }: { locale: Locale; token
             <ReportDialog token={token} kind="order" />
           </ClientMessages>
         </div>
+        {/* Issue 32: the sandbox's card issuer, only where the sandbox takes payments (as the API's route). */}
+        {serverEnv.paymentProvider === "sandbox" && order.status === "paid" && (
+          <ClientMessages namespaces={["sandboxDispute"]}>
+            <SandboxDispute token={token} reasons={disputeReasons} />
+          </ClientMessages>
+        )}
       </aside>
     </main>
   );

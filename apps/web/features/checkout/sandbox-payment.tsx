@@ -43,6 +43,8 @@ const testCards = [
   { number: sandboxCards.successDE, outcome: "cardSuccessIn" },
   { number: sandboxCards.successHU, outcome: "cardSuccessIn" },
   { number: sandboxCards.successUS, outcome: "cardSuccessIn" },
+  // Pays, then the buyer's bank disputes the payment a moment later (issue 32).
+  { number: sandboxCards.disputed, outcome: "cardDisputed" },
 ] as const;
 
 /**

@@ -1,7 +1,7 @@
 "use client";
 
 import type { Currency } from "@salelink/contracts/business-rules";
-import type { BankAccount } from "@salelink/contracts/payouts";
+import type { BankAccount, PayoutEligibility } from "@salelink/contracts/payouts";
 import { walletSchema } from "@salelink/contracts/wallet";
 import { useLocale, useTranslations } from "next-intl";
 import { LoadFailed } from "@/components/ui/list-states.tsx";
@@ -10,18 +10,21 @@ import { formatMoney } from "@/lib/money.ts";
 import { queryKeys } from "@/lib/query-keys.ts";
 
 /**
- * One card per currency (issue 23): what is available and on its way, and the bank account that
- * takes that currency, or the way to add one ("Add an account in GBP"). Each payout is in one
- * currency, to an account paid in it.
+ * One card per currency (issue 23): what is available and on its way, what is owed (issue 32), the
+ * bank account that takes that currency or the way to add one ("Add an account in GBP"), and what
+ * keeps that currency from a withdrawal. Each payout is in one currency, to an account paid in it.
  */
 export function PayoutBalances({
   defaultCurrency,
   accounts,
+  perCurrency,
   onAddAccount,
 }: {
   defaultCurrency: Currency;
   /** null while loading. */
   accounts: BankAccount[] | null;
+  /** What keeps each currency from a withdrawal (GET /profile/payout); null while loading. */
+  perCurrency: PayoutEligibility["perCurrency"] | null;
   onAddAccount: (currency: Currency) => void;
 }) {
   const t = useTranslations("payouts");
@@ -42,9 +45,10 @@ export function PayoutBalances({
         <ul className="balance-list">
           {(wallet.data.balances.length > 0
             ? wallet.data.balances
-            : [{ currency: defaultCurrency, available: 0, inTransit: 0, pending: 0 }]
+            : [{ currency: defaultCurrency, available: 0, inTransit: 0, pending: 0, debt: 0 }]
           ).map((b) => {
             const taking = accounts?.filter((a) => a.currency === b.currency) ?? [];
+            const blockers = perCurrency?.find((c) => c.currency === b.currency)?.blockers ?? [];
             return (
               <li
                 key={b.currency}
@@ -64,6 +68,12 @@ export function PayoutBalances({
                     <dt>{t("onHold")}</dt>
                     <dd className="balance-amount">{money(b.pending, b.currency)}</dd>
                   </div>
+                  {b.debt < 0 && (
+                    <div className="balance-debt">
+                      <dt>{t("owed")}</dt>
+                      <dd className="balance-amount">{money(-b.debt, b.currency)}</dd>
+                    </div>
+                  )}
                   <div>
                     <dt>{t("paidTo")}</dt>
                     {accounts === null ? (
@@ -87,6 +97,14 @@ export function PayoutBalances({
                       </dd>
                     )}
                   </div>
+                  {blockers.length > 0 && (
+                    <div className="payout-currency-blockers">
+                      <dt>{t("currencyBlockers.title")}</dt>
+                      {blockers.map((blocker) => (
+                        <dd key={blocker}>{t(`currencyBlockers.${blocker}`, { currency: b.currency })}</dd>
+                      ))}
+                    </div>
+                  )}
                 </dl>
               </li>
             );

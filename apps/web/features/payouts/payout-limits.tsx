@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { formatMoney } from "@/lib/money.ts";
+import { owedAmounts } from "./debt-notice.tsx";
 import { payoutCurrencies } from "./payout-currencies.ts";
 
 /** What applies to every payout, and why: the rules the API enforces, with their figures. */
@@ -96,6 +97,14 @@ export function NextSteps({
               {t("blockers.bankAccountAction")}
             </button>
           ),
+        };
+      case "debt":
+        return {
+          text:
+            eligibility.debts.length > 0
+              ? t("blockers.debt", { amount: owedAmounts(eligibility.debts, locale) })
+              : t("blockers.debtUnknown"),
+          action: <a href="#payout-debt">{t("blockers.debtAction")}</a>,
         };
       case "open_payout":
         return {

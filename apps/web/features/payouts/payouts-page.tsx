@@ -10,6 +10,7 @@ import { useApiQuery } from "@/components/ui/use-api-query.ts";
 import { IdentitySection } from "@/features/identity/identity-section.tsx";
 import { queryKeys } from "@/lib/query-keys.ts";
 import type { BankFormRequest } from "./bank-account-form.tsx";
+import { DebtNotice } from "./debt-notice.tsx";
 import { PayoutBalances } from "./payout-balances.tsx";
 import { PayoutsSection } from "./payouts-section.tsx";
 import { PayoutScheduleSection } from "./schedule-form.tsx";
@@ -47,9 +48,12 @@ export function PayoutsPage({ defaultCurrency }: { defaultCurrency: Currency }) 
           <p className="muted">{t("suspension.next")}</p>
         </div>
       )}
+      {/* Issue 32: what is owed holds every payout; said first, with why and what to do. */}
+      <DebtNotice debts={eligibility.data?.debts ?? []} />
       <PayoutBalances
         defaultCurrency={defaultCurrency}
         accounts={accounts.data?.items ?? null}
+        perCurrency={eligibility.data?.perCurrency ?? null}
         onAddAccount={addAccount}
       />
       <PayoutScheduleSection minimum={eligibility.data?.minimum ?? null} onAddAccount={addAccount} />

@@ -109,6 +109,18 @@ function ScheduleBlockers({
               </>
             )}
             {blocker.code === "suspended" && <span>{t("schedule.suspended")}</span>}
+            {blocker.code === "debt" && (
+              <>
+                <span>
+                  {blocker.currency
+                    ? t("schedule.debtIn", { currency: blocker.currency })
+                    : t("schedule.debt")}
+                </span>{" "}
+                <a className="payout-step-action" href="#payout-debt">
+                  {t("blockers.debtAction")}
+                </a>
+              </>
+            )}
             {blocker.code === "bank_account" && (
               <>
                 <span>

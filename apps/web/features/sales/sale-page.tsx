@@ -1,20 +1,24 @@
 "use client";
 
+import type { DisputeView } from "@salelink/contracts/disputes";
 import { type RefundView, type SaleView, saleViewSchema } from "@salelink/contracts/refunds";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { DetailStates } from "@/components/ui/list-states.tsx";
 import { useQueryState } from "@/components/ui/use-api-query.ts";
 import { ApiError, api } from "@/lib/api.ts";
 import { formatMoney } from "@/lib/money.ts";
 import { queryKeys } from "@/lib/query-keys.ts";
 import { RefundDialog } from "./refund-dialog.tsx";
-import { type RefundBlock, refundBlock, refundUnderWay, saleMoney, salePollInterval } from "./sale-state.ts";
+import { SaleDisputes } from "./sale-disputes.tsx";
+import { SaleFigures } from "./sale-figures.tsx";
+import { type RefundBlock, refundBlock, refundUnderWay, salePollInterval } from "./sale-state.ts";
 
 /**
- * /account/sales/{id}: one of the creator's sales, its figures and refunds, and the refund button.
+ * /account/sales/{id}: one of the creator's sales, its figures explained, its refunds and the refund
+ * button, and the buyer's bank's disputes with their evidence (issue 32).
  * While the provider has a refund to confirm, the sale is read again every second or two.
  */
 export function SalePage({ saleId }: { saleId: string }) {
@@ -65,6 +69,17 @@ export function SalePage({ saleId }: { saleId: string }) {
   const when = (iso: string | null) => (iso === null ? "—" : dateTime.format(new Date(iso)));
   const block = refundBlock(sale, Date.now());
 
+  /** The note's answer is the dispute as it now stands; without one the evidence left: read the sale. */
+  function noteSaved(dispute: DisputeView | null) {
+    if (dispute === null) {
+      void client.invalidateQueries({ queryKey: queryKeys.sale(saleId) });
+      return;
+    }
+    client.setQueryData<SaleView>(queryKeys.sale(saleId), (now) =>
+      now ? { ...now, disputes: now.disputes.map((d) => (d.id === dispute.id ? dispute : d)) } : now,
+    );
+  }
+
   return (
     <section className="sale-page">
       <p>
@@ -73,21 +88,7 @@ export function SalePage({ saleId }: { saleId: string }) {
       <h1>{t("title", { title: sale.linkTitle })}</h1>
       <p className="muted">{t("soldTo", { buyer: sale.buyerEmail, date: when(sale.paidAt) })}</p>
 
-      <section className="sale-section" aria-labelledby="sale-figures-title">
-        <h2 id="sale-figures-title">{t("figuresTitle")}</h2>
-        <dl className="card sale-figures">
-          <Figure term={t("paid")} value={money(sale.totalMinor)} />
-          {sale.vatMinor > 0 && <Figure term={vatTerm(t, sale, locale)} value={money(sale.vatMinor)} />}
-          <Figure term={t("fee")} value={money(sale.feeMinor)} />
-          <Figure term={t("commission")} value={money(sale.partnerCommissionMinor)} />
-          <Figure term={t("net")} value={money(sale.netMinor)} />
-          <Figure term={t("refunded")} value={money(sale.refundedMinor)} />
-          <Figure term={t("statusLabel")} value={t(`status.${sale.status}`)} />
-          <Figure term={t("holdEnd")} value={when(sale.availableAt)} />
-          <Figure term={t("refundableUntil")} value={when(sale.refundableUntil)} />
-          <Figure term={t("payout.label")} value={<PayoutFigure sale={sale} when={when} />} />
-        </dl>
-      </section>
+      <SaleFigures sale={sale} money={money} when={when} />
 
       <section className="sale-section" aria-labelledby="sale-refund-title-section">
         <h2 id="sale-refund-title-section">{t("refundTitle")}</h2>
@@ -100,6 +101,16 @@ export function SalePage({ saleId }: { saleId: string }) {
               })}
             </p>
             <button type="button" className="btn btn-danger" onClick={() => setRefunding(true)}>
+              {t("refundButton")}
+            </button>
+          </div>
+        ) : block.reason === "disputed" ? (
+          // The button stays in its place, closed, and says why: the bank decides first.
+          <div className="sale-refund-open">
+            <p id="sale-refund-why" className="notice" role="status" data-testid="refund-block">
+              {t("blocked.disputed")} <a href="#sale-disputes">{t("blocked.disputedLink")}</a>
+            </p>
+            <button type="button" className="btn btn-danger" disabled aria-describedby="sale-refund-why">
               {t("refundButton")}
             </button>
           </div>
@@ -136,6 +147,8 @@ export function SalePage({ saleId }: { saleId: string }) {
           </div>
         )}
       </section>
+
+      <SaleDisputes sale={sale} money={money} when={when} onNoteSaved={noteSaved} />
 
       {refunding && (
         <RefundDialog
@@ -186,50 +199,5 @@ function RefundRow({
       <td>{when(refund.createdAt)}</td>
       <td>{when(refund.settledAt)}</td>
     </tr>
-  );
-}
-
-/** "VAT (20% in France)": the rate and country of the tax in the total, when the sale had any. */
-function vatTerm(t: Translate, sale: SaleView, locale: string): string {
-  if (sale.vatRateBps === null || sale.vatCountry === null) return t("vat");
-  const rate = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 2 }).format(
-    sale.vatRateBps / 10_000,
-  );
-  const country = new Intl.DisplayNames([locale], { type: "region" }).of(sale.vatCountry) ?? sale.vatCountry;
-  return t("vatAt", { rate, country });
-}
-
-/**
- * Where the sale's net is now (issue 23): in the payout that carried it (a link to its timeline),
- * still held, or waiting in the available balance.
- */
-function PayoutFigure({ sale, when }: { sale: SaleView; when: (iso: string | null) => string }) {
-  const t = useTranslations("sales");
-  const money = saleMoney(sale, Date.now());
-  switch (money.where) {
-    case "payout":
-      return (
-        <Link href={`/account/payouts/${money.payout.id}`}>
-          {t("payout.carried", {
-            date: when(money.payout.paidAt ?? money.payout.requestedAt),
-            status: t(`payout.status.${money.payout.status}`),
-          })}
-        </Link>
-      );
-    case "held":
-      return <>{t("payout.onHold", { date: when(money.until) })}</>;
-    case "balance":
-      return <>{t("payout.inBalance")}</>;
-    default:
-      return <>—</>;
-  }
-}
-
-function Figure({ term, value }: { term: string; value: ReactNode }) {
-  return (
-    <div>
-      <dt>{term}</dt>
-      <dd>{value}</dd>
-    </div>
   );
 }

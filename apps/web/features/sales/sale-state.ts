@@ -9,6 +9,7 @@ import { parseAmount } from "@/lib/money.ts";
 /** Why there is nothing to refund now; null when the creator may refund `refundableMinor`. */
 export type RefundBlock =
   | { reason: "underWay" }
+  | { reason: "disputed" }
   | { reason: "fullyRefunded" }
   | { reason: "notPaid" }
   | { reason: "noWindow" }
@@ -17,16 +18,31 @@ export type RefundBlock =
 
 type SaleState = Pick<
   SaleView,
-  "status" | "totalMinor" | "refundedMinor" | "refundableMinor" | "refundableUntil" | "paidAt" | "refunds"
+  | "status"
+  | "totalMinor"
+  | "refundedMinor"
+  | "refundableMinor"
+  | "refundableUntil"
+  | "paidAt"
+  | "refunds"
+  | "disputes"
 >;
 
 /** A refund asked of the payment provider that it has not confirmed (nor refused) yet. */
 export const refundUnderWay = (sale: Pick<SaleView, "refunds">): boolean =>
   sale.refunds.some((r) => r.status === "asked");
 
+/**
+ * A chargeback the buyer's bank has not decided yet (issue 32): the provider refuses a refund of the
+ * payment meanwhile, so the API offers none.
+ */
+export const disputeOpen = (sale: Pick<SaleView, "disputes">): boolean =>
+  sale.disputes.some((d) => d.status === "needs_response" || d.status === "under_review");
+
 /** The first reason that applies, in the order the creator would look for it; `now` in ms. */
 export function refundBlock(sale: SaleState, now: number): RefundBlock | null {
   if (refundUnderWay(sale)) return { reason: "underWay" };
+  if (disputeOpen(sale)) return { reason: "disputed" };
   if (sale.refundableMinor > 0) return null;
   if (sale.status === "refunded" || (sale.refundedMinor > 0 && sale.refundedMinor >= sale.totalMinor))
     return { reason: "fullyRefunded" };

@@ -17,6 +17,7 @@ const zero = (currency: Currency): Balance => ({
   affiliateClaimable: 0,
   partnerPending: 0,
   partnerClaimable: 0,
+  debt: 0,
 });
 
 /** One card per currency; before any money moved, the default currency at zero. */
@@ -41,6 +42,16 @@ export function Balances({ wallet, defaultCurrency }: { wallet: Wallet; defaultC
                 <dd className="balance-amount">{money(b.available, b.currency)}</dd>
                 <dd className="muted balance-hint">{t("availableHint")}</dd>
               </div>
+              {/* Issue 32: a refund or a chargeback that found the money paid out; repaid first. */}
+              {b.debt < 0 && (
+                <div className="balance-debt">
+                  <dt>{t("debt")}</dt>
+                  <dd className="balance-amount">{money(-b.debt, b.currency)}</dd>
+                  <dd className="balance-hint">
+                    {t("debtHint")} <Link href="/account/payouts#payout-debt">{t("debtLink")}</Link>
+                  </dd>
+                </div>
+              )}
               <div>
                 <dt>{t("pending")}</dt>
                 <dd className="balance-amount">{money(b.pending, b.currency)}</dd>

@@ -14,6 +14,7 @@ import type { ObjectStorage } from "../../providers/storage/index.ts";
 import { invoicesOfOrders } from "../invoices/downloads.ts";
 import { releaseHold } from "./events.ts";
 import { dueHoldOrderIds, type OrderPageRow, orderPageRow, searchOrderRows } from "./queries.ts";
+import { recordOrderAccess } from "./disputes/queries.ts";
 import { askRefund } from "./refunds/service.ts";
 
 export interface OrderDeps {
@@ -36,6 +37,8 @@ export async function orderByToken(
   const row = await orderPageRow(deps.db, hashToken(token));
   // Only paid orders have a token; a refunded one keeps its page but not its content.
   if (!row) throw notFound("Order");
+  // When the buyer opened what they bought: a dispute's delivery evidence (issue 32).
+  if (row.status === "paid") await recordOrderAccess(deps.db, row.id);
   const invoices = await invoicesOfOrders(deps.db, [row.id]);
   return orderView(deps.storage, row, invoices.get(row.id) ?? []);
 }

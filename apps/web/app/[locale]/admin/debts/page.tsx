@@ -1,0 +1,21 @@
+import { getTranslations } from "next-intl/server";
+import { AccountGuard } from "@/features/account/account-guard.tsx";
+import { DebtsScreen } from "@/features/admin-console/debts-screen.tsx";
+import { pageLocale } from "@/lib/page-locale.ts";
+import "@/features/admin-console/debts.css";
+
+type Props = { params: Promise<{ locale: string }> };
+
+export async function generateMetadata({ params }: Props) {
+  const locale = await pageLocale(params);
+  return { title: (await getTranslations({ locale, namespace: "adminOps.debts" }))("title") };
+}
+
+export default async function Page({ params }: Props) {
+  await pageLocale(params);
+  return (
+    <AccountGuard rules={["auth", "admin"]}>
+      <DebtsScreen />
+    </AccountGuard>
+  );
+}
