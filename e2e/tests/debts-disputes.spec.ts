@@ -287,3 +287,44 @@ for (const locale of ["en", "fr"] as const) {
     });
   });
 }
+
+test.describe("Stripe Connect's reconciliation on the admin's payouts screen", () => {
+  test("lists a connected account holding money no payout explains, and nothing when all match", async ({
+    page,
+    consoleErrors: _,
+  }) => {
+    // The e2e servers pay out through the sandbox's bank, which has no connected accounts: the
+    // reconciliation's answer (tested against the fake Stripe in the API's suite) is played here.
+    const t = words("en");
+    const finding = {
+      id: "5b0c6a3e-3f5f-4c1b-9a55-2f3d9a1c7e01",
+      userId: "0d8c3b9e-2a4f-4f0b-8d6e-6b1f2c3a4d5e",
+      email: "stray@example.test",
+      accountId: "acct_e2e_stray",
+      currency: "EUR",
+      expectedMinor: 0,
+      actualMinor: 700,
+      reason: null,
+      foundAt: "2026-11-28T10:00:00.000Z",
+      checkedAt: "2026-11-28T11:00:00.000Z",
+    };
+    let items = [finding];
+    await page.route("**/admin/payouts/mismatches", (route) =>
+      route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ items }) }),
+    );
+    await signInAs(page, "admin");
+    await page.goto("/admin/payouts");
+    const section = page.getByRole("alert").filter({ hasText: t("admin.payouts.mismatches.title") });
+    await expect(section.getByRole("heading", { level: 2 })).toHaveText(t("admin.payouts.mismatches.title"));
+    const cells = section.getByRole("row").nth(1).getByRole("cell");
+    await expect(cells.nth(0)).toContainText("stray@example.test");
+    await expect(cells.nth(0)).toContainText("acct_e2e_stray");
+    await expect(cells.nth(1)).toHaveText(money("en", 0));
+    await expect(cells.nth(2)).toHaveText(money("en", 700));
+
+    items = [];
+    await page.reload();
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: t("admin.payouts.mismatches.title") })).toHaveCount(0);
+  });
+});

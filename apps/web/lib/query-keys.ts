@@ -67,6 +67,7 @@ export const queryKeys = {
     accounts: ["admin", "accounts"],
     account: (id: string) => ["admin", "account", id],
     payouts: ["admin", "payouts"],
+    payoutMismatches: ["admin", "payout-mismatches"],
     reports: ["admin", "reports"],
     orders: ["admin", "orders"],
     identity: ["admin", "identity"],

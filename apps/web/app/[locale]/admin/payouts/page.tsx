@@ -1,5 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import { AccountGuard } from "@/features/account/account-guard.tsx";
+import { PayoutMismatches } from "@/features/admin-console/payout-mismatches.tsx";
 import { PayoutsQueue } from "@/features/admin-console/payouts-queue.tsx";
 import { pageLocale } from "@/lib/page-locale.ts";
 
@@ -14,6 +15,7 @@ export default async function Page({ params }: Props) {
   await pageLocale(params);
   return (
     <AccountGuard rules={["auth", "admin"]}>
+      <PayoutMismatches />
       <PayoutsQueue />
     </AccountGuard>
   );
