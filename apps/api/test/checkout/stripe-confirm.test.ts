@@ -2,12 +2,16 @@ import type { CheckoutConfirmResult, CheckoutResponse } from "@salelink/contract
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ledgerEntries, ledgerTransactions, links, orders } from "../../src/db/schema/index.ts";
-import { paymentsEnvSchema } from "../../src/providers/payments/env.ts";
-import { StripePaymentProvider, stripeOptions } from "../../src/providers/payments/stripe.ts";
 import { accountWithSession, errorOf, uniqueEmail } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";
-import { checkoutHelpers, deliverStripeEvent } from "../support/checkout.ts";
-import { PUBLISHABLE_KEY, SECRET_KEY, startFakeStripe } from "../support/fake-stripe.ts";
+import { checkoutHelpers } from "../support/checkout.ts";
+import { PUBLISHABLE_KEY } from "../support/fake-stripe.ts";
+import {
+  deliverFakeStripeEvents,
+  type FakeStripe,
+  stripePaymentsApp,
+  confirmationToken as tokenOf,
+} from "../support/stripe-payments.ts";
 
 /*
  * Decision 040: with Stripe, the API confirms the payment itself. The card's issuing country is read
@@ -17,23 +21,15 @@ import { PUBLISHABLE_KEY, SECRET_KEY, startFakeStripe } from "../support/fake-st
  */
 
 const WEBHOOK_SECRET = "whsec_fake_confirm_secret";
-let fake: Awaited<ReturnType<typeof startFakeStripe>>;
+let fake: FakeStripe;
 let ctx: TestContext;
 let creator: { id: string; cookie: string };
 const helpers = checkoutHelpers(() => ctx);
 
 beforeAll(async () => {
-  fake = await startFakeStripe();
-  const env = paymentsEnvSchema.parse({
-    PAYMENT_PROVIDER: "stripe",
-    STRIPE_SECRET_KEY: SECRET_KEY,
-    STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: fake.url,
-  });
-  ctx = await testApp({ CHECKOUT_RESERVATIONS_PER_ADDRESS_MAX: "1000" }, undefined, {
-    payments: new StripePaymentProvider(stripeOptions(env)),
-  });
+  ({ fake, ctx } = await stripePaymentsApp(WEBHOOK_SECRET, {
+    CHECKOUT_RESERVATIONS_PER_ADDRESS_MAX: "1000",
+  }));
   creator = await accountWithSession(ctx.database, { onboarded: true });
 });
 afterAll(async () => {
@@ -58,19 +54,7 @@ async function start(billingCountry = "FR"): Promise<CheckoutResponse> {
   return res.json<CheckoutResponse>();
 }
 
-/** What Stripe.js does in the buyer's browser: the Payment Element's details as a ConfirmationToken. */
-async function confirmationToken(paymentMethod: string): Promise<string> {
-  const res = await fetch(`${fake.url}/v1/confirmation_tokens`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${PUBLISHABLE_KEY}`,
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: new URLSearchParams({ payment_method: paymentMethod, return_url: "http://localhost/back" }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { id: string }).id;
-}
+const confirmationToken = (paymentMethod: string) => tokenOf(fake, paymentMethod);
 
 const confirm = (
   started: CheckoutResponse,
@@ -84,14 +68,7 @@ const confirm = (
     ...(country ? { country } : {}),
   });
 
-/** Stripe's webhook deliveries of every event the fake sent so far, then the jobs they queue. */
-async function deliverEvents() {
-  for (const event of fake.events.splice(0)) {
-    const res = await deliverStripeEvent(ctx, event, WEBHOOK_SECRET);
-    expect(res.statusCode, res.body).toBe(200);
-  }
-  await ctx.app.services.jobs.worker.runDue();
-}
+const deliverEvents = () => deliverFakeStripeEvents(ctx, fake, WEBHOOK_SECRET);
 
 async function orderOf(started: CheckoutResponse) {
   const [order] = await ctx.database.db.select().from(orders).where(eq(orders.id, started.orderId));

@@ -1,7 +1,7 @@
 import type { CheckoutResponse, CheckoutStatus, SaleView } from "@salelink/contracts";
 import { and, eq, like, or } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ledgerEntries, ledgerTransactions, links, orderRefunds, orders } from "../../src/db/schema/index.ts";
+import { ledgerEntries, ledgerTransactions, orderRefunds, orders } from "../../src/db/schema/index.ts";
 import { askRefund, askRefundAgain } from "../../src/modules/orders/refunds/service.ts";
 import { releaseHoldsAsOf } from "../../src/modules/orders/service.ts";
 import { auditLedger, balancesOf } from "../../src/modules/wallet/ledger.ts";

@@ -3,12 +3,15 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disputes, jobs } from "../../src/db/schema/index.ts";
 import { auditLedger } from "../../src/modules/wallet/ledger.ts";
-import { paymentsEnvSchema } from "../../src/providers/payments/env.ts";
-import { StripePaymentProvider, stripeOptions } from "../../src/providers/payments/stripe.ts";
 import { accountWithSession, uniqueEmail } from "../support/accounts.ts";
-import { dbKind, type TestContext, testApp } from "../support/app.ts";
-import { checkoutHelpers, deliverStripeEvent } from "../support/checkout.ts";
-import { PUBLISHABLE_KEY, SECRET_KEY, startFakeStripe } from "../support/fake-stripe.ts";
+import { dbKind, type TestContext } from "../support/app.ts";
+import { checkoutHelpers } from "../support/checkout.ts";
+import {
+  confirmationToken,
+  deliverFakeStripeEvents,
+  type FakeStripe,
+  stripePaymentsApp,
+} from "../support/stripe-payments.ts";
 
 /*
  * Stripe's chargebacks (issue 32): charge.dispute.* events from a local fake Stripe, each carrying the
@@ -17,23 +20,13 @@ import { PUBLISHABLE_KEY, SECRET_KEY, startFakeStripe } from "../support/fake-st
  */
 
 const WEBHOOK_SECRET = "whsec_fake_disputes_secret";
-let fake: Awaited<ReturnType<typeof startFakeStripe>>;
+let fake: FakeStripe;
 let ctx: TestContext;
 let creator: { id: string; cookie: string };
 const helpers = checkoutHelpers(() => ctx);
 
 beforeAll(async () => {
-  fake = await startFakeStripe();
-  const env = paymentsEnvSchema.parse({
-    PAYMENT_PROVIDER: "stripe",
-    STRIPE_SECRET_KEY: SECRET_KEY,
-    STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: fake.url,
-  });
-  ctx = await testApp({ DISPUTE_EVIDENCE_DELAY_MINUTES: "0" }, undefined, {
-    payments: new StripePaymentProvider(stripeOptions(env)),
-  });
+  ({ fake, ctx } = await stripePaymentsApp(WEBHOOK_SECRET, { DISPUTE_EVIDENCE_DELAY_MINUTES: "0" }));
   creator = await accountWithSession(ctx.database, { onboarded: true });
 });
 afterAll(async () => {
@@ -41,13 +34,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-async function deliverEvents() {
-  for (const event of fake.events.splice(0)) {
-    const res = await deliverStripeEvent(ctx, event, WEBHOOK_SECRET);
-    expect(res.statusCode, res.body).toBe(200);
-  }
-  await ctx.app.services.jobs.worker.runDue();
-}
+const deliverEvents = () => deliverFakeStripeEvents(ctx, fake, WEBHOOK_SECRET);
 
 /** A €30 sale paid with a card through the server-side confirmation (decision 040). */
 async function paid(): Promise<CheckoutResponse> {
@@ -55,14 +42,7 @@ async function paid(): Promise<CheckoutResponse> {
   const started = (
     await helpers.checkout(link.token, { email: uniqueEmail("buyer") })
   ).json<CheckoutResponse>();
-  const token = await fetch(`${fake.url}/v1/confirmation_tokens`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${PUBLISHABLE_KEY}`,
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: new URLSearchParams({ payment_method: "pm_card_visa", return_url: "http://localhost/back" }),
-  }).then(async (r) => ((await r.json()) as { id: string }).id);
+  const token = await confirmationToken(fake, "pm_card_visa");
   const confirmed = await helpers.call("POST", `/checkout/${started.orderId}/confirm`, {
     secret: started.checkoutSecret,
     confirmationToken: token,
@@ -85,9 +65,8 @@ describe(`Stripe's chargebacks (${dbKind})`, () => {
     // The evidence job ran (no delay here): Stripe holds our fields, submitted.
     const sent = fake.disputes.get(String(remote.id));
     expect(sent).toMatchObject({ status: "under_review", evidence_details: { submission_count: 1 } });
-    expect(String((sent?.evidence as Record<string, unknown>).access_activity_log)).toContain(
-      "Payment of €30.00 succeeded",
-    );
+    const evidence = (sent?.evidence ?? {}) as Record<string, unknown>;
+    expect(String(evidence.access_activity_log)).toContain("Payment of €30.00 succeeded");
     const submissions = fake.requests.filter(
       (r) => r.path === `/v1/disputes/${remote.id}` && r.method === "POST",
     );

@@ -1,7 +1,7 @@
 import type { Currency } from "@salelink/contracts";
 import type { LedgerAccount } from "@salelink/contracts/ledger";
 import { describe, expect, it } from "vitest";
-import { assertBalanced, type EntryInput, type Posting } from "../../src/modules/wallet/ledger.ts";
+import type { Posting } from "../../src/modules/wallet/ledger.ts";
 import {
   coverShortfall,
   debtRepayment,
@@ -11,22 +11,12 @@ import {
   type SaleFacts,
   splitSale,
 } from "../../src/modules/wallet/postings.ts";
+import { balanced, creator, entry, partner, referrer, refused } from "./postings-support.ts";
 
 /*
  * Pins of decision 042's rules (issue 32's mutation run): who bears what a refund cannot take back
  * (`coverShortfall`), the debts a posting adds, their repayment and their write-off.
  */
-
-const creator = "00000000-0000-4000-8000-00000000000c";
-const referrer = "00000000-0000-4000-8000-00000000000r";
-const partner = "00000000-0000-4000-8000-00000000000p";
-
-const entry = (
-  account: LedgerAccount,
-  ownerId: string | null,
-  amountMinor: number,
-  currency: Currency = "EUR",
-): EntryInput => ({ account, ownerId, currency, amountMinor });
 
 // 100.00: fee 10.00, of which the referrer's 2.00; the partner's 30 %; the creator's 60.00.
 const sale = (overrides: Partial<SaleFacts> = {}): SaleFacts => ({
@@ -47,22 +37,6 @@ const balances =
     expect(ownerId).not.toBeNull();
     return table[`${ownerId}|${account}|${currency}`] ?? 0;
   };
-
-function balanced(p: Posting): Posting {
-  expect(() => assertBalanced(p)).not.toThrow();
-  return p;
-}
-
-function refused(f: () => unknown, message: string): void {
-  let error: unknown;
-  try {
-    f();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(RangeError);
-  expect((error as Error).message).toBe(message);
-}
 
 describe("coverShortfall", () => {
   const refund = orderRefunded(sale(), true);

@@ -1,7 +1,5 @@
-import type { Currency } from "@salelink/contracts";
-import type { LedgerAccount } from "@salelink/contracts/ledger";
 import { describe, expect, it } from "vitest";
-import { assertBalanced, type EntryInput, type Posting } from "../../src/modules/wallet/ledger.ts";
+import type { EntryInput, Posting } from "../../src/modules/wallet/ledger.ts";
 import {
   disputeFee,
   disputeLost,
@@ -14,23 +12,13 @@ import {
   type SaleFacts,
   splitSale,
 } from "../../src/modules/wallet/postings.ts";
+import { availableAt, balanced, creator, entry, partner, referrer, refused } from "./postings-support.ts";
 
 /*
  * Pins of a chargeback's rules (issue 32's mutation run): what a dispute takes at once and what it
  * parks in `disputes_held`, what a won or lost dispute gives back or keeps, and the provider's fee.
  */
 
-const creator = "00000000-0000-4000-8000-00000000000c";
-const referrer = "00000000-0000-4000-8000-00000000000r";
-const partner = "00000000-0000-4000-8000-00000000000p";
-const availableAt = new Date("2026-01-08T00:00:00Z");
-
-const entry = (
-  account: LedgerAccount,
-  ownerId: string | null,
-  amountMinor: number,
-  currency: Currency = "EUR",
-): EntryInput => ({ account, ownerId, currency, amountMinor });
 const held = (e: EntryInput): EntryInput => ({ ...e, availableAt });
 
 // 20.00 with 3.33 of French VAT: fee 1.67 (the referrer's 0.33), the partner's 5.50, the creator's 9.50.
@@ -63,22 +51,6 @@ const whole: RefundedParts = {
   partnerCommissionMinor: 550,
   netMinor: 950,
 };
-
-function balanced(p: Posting): Posting {
-  expect(() => assertBalanced(p)).not.toThrow();
-  return p;
-}
-
-function refused(f: () => unknown, message: string): void {
-  let error: unknown;
-  try {
-    f();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(RangeError);
-  expect((error as Error).message).toBe(message);
-}
 
 describe("disputeOpened", () => {
   it("takes the users' parts as a refund would, and parks the VAT and the platform's fee", () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { assertBalanced, type Posting } from "../../src/modules/wallet/ledger.ts";
 import {
   commissionClaimed,
   holdReleased,
@@ -12,6 +11,7 @@ import {
   shareOf,
   splitSale,
 } from "../../src/modules/wallet/postings.ts";
+import { availableAt, balanced, creator, partner, referrer, refused } from "./postings-support.ts";
 
 /*
  * Pins of a sale's rules (issue 32's mutation run, docs/benchmarks.md): shares and splits to the unit,
@@ -19,11 +19,6 @@ import {
  * posting balanced. Refunds and reversals: postings-reverse.test.ts; debts: postings-debts.test.ts;
  * chargebacks: postings-disputes.test.ts.
  */
-
-const creator = "00000000-0000-4000-8000-00000000000c";
-const referrer = "00000000-0000-4000-8000-00000000000r";
-const partner = "00000000-0000-4000-8000-00000000000p";
-const availableAt = new Date("2026-01-08T00:00:00Z");
 
 function sale(split: SaleSplit, overrides: Partial<SaleFacts> = {}): SaleFacts {
   return {
@@ -39,22 +34,6 @@ function sale(split: SaleSplit, overrides: Partial<SaleFacts> = {}): SaleFacts {
 }
 
 /** The posting, once checked balanced (two entries at least, none zero, each currency summing to 0). */
-function balanced(p: Posting): Posting {
-  expect(() => assertBalanced(p)).not.toThrow();
-  return p;
-}
-
-/** Throws a RangeError with exactly this message. */
-function refused(f: () => unknown, message: string): void {
-  let error: unknown;
-  try {
-    f();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(RangeError);
-  expect((error as Error).message).toBe(message);
-}
 
 describe("shareOf", () => {
   it("rounds half up, in integers", () => {

@@ -1,6 +1,5 @@
-import type { LedgerAccount } from "@salelink/contracts/ledger";
 import { describe, expect, it } from "vitest";
-import { assertBalanced, type EntryInput, type Posting } from "../../src/modules/wallet/ledger.ts";
+import type { EntryInput, Posting } from "../../src/modules/wallet/ledger.ts";
 import {
   holdReleased,
   netEntries,
@@ -11,16 +10,13 @@ import {
   type SaleFacts,
   splitSale,
 } from "../../src/modules/wallet/postings.ts";
+import { availableAt, balanced, creator, entry, partner, referrer, refused } from "./postings-support.ts";
 
 /*
  * Pins of a correction's rules (issue 32's mutation run): `reverse`'s rounding and refusals,
  * `netEntries`, `orderRefunded` and `refundedParts` for every account a sale moves.
  */
 
-const creator = "00000000-0000-4000-8000-00000000000c";
-const referrer = "00000000-0000-4000-8000-00000000000r";
-const partner = "00000000-0000-4000-8000-00000000000p";
-const availableAt = new Date("2026-01-08T00:00:00Z");
 const as = { kind: "refund", reference: "order-1" } as const;
 
 const sale = (overrides: Partial<SaleFacts> = {}): SaleFacts => ({
@@ -33,29 +29,6 @@ const sale = (overrides: Partial<SaleFacts> = {}): SaleFacts => ({
   availableAt,
   ...overrides,
 });
-
-const entry = (
-  account: LedgerAccount,
-  ownerId: string | null,
-  amountMinor: number,
-  currency: EntryInput["currency"] = "EUR",
-): EntryInput => ({ account, ownerId, currency, amountMinor });
-
-function balanced(p: Posting): Posting {
-  expect(() => assertBalanced(p)).not.toThrow();
-  return p;
-}
-
-function refused(f: () => unknown, message: string): void {
-  let error: unknown;
-  try {
-    f();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(RangeError);
-  expect((error as Error).message).toBe(message);
-}
 
 describe("reverse", () => {
   const paid = orderPaid(sale());

@@ -12,9 +12,9 @@ import { hashToken } from "../../lib/tokens.ts";
 import type { PaymentProvider } from "../../providers/payments/types.ts";
 import type { ObjectStorage } from "../../providers/storage/index.ts";
 import { invoicesOfOrders } from "../invoices/downloads.ts";
+import { recordOrderAccess } from "./disputes/queries.ts";
 import { releaseHold } from "./events.ts";
 import { dueHoldOrderIds, type OrderPageRow, orderPageRow, searchOrderRows } from "./queries.ts";
-import { recordOrderAccess } from "./disputes/queries.ts";
 import { askRefund } from "./refunds/service.ts";
 
 export interface OrderDeps {
