@@ -8,7 +8,13 @@ export default {
   // `related` (the default): only the test files that import a mutated file run, so a narrowed
   // `--mutate` runs only its own tests.
   vitest: { configFile: "vitest.mutation.config.ts", related: true },
-  mutate: ["src/modules/wallet/postings.ts", "src/modules/tax/rules.ts", "src/modules/tax/rates.ts"],
+  mutate: [
+    "src/modules/wallet/postings.ts",
+    "src/modules/wallet/debt-postings.ts",
+    "src/modules/wallet/dispute-postings.ts",
+    "src/modules/tax/rules.ts",
+    "src/modules/tax/rates.ts",
+  ],
   coverageAnalysis: "perTest",
   // Two cores shared with other work.
   concurrency: 1,

@@ -1,12 +1,10 @@
 import type { Currency } from "@salelink/contracts";
 import type { LedgerAccount } from "@salelink/contracts/ledger";
 import { describe, expect, it } from "vitest";
+import { debtRepayment, debtsIncurred, debtWrittenOff } from "../../src/modules/wallet/debt-postings.ts";
 import type { Posting } from "../../src/modules/wallet/ledger.ts";
 import {
   coverShortfall,
-  debtRepayment,
-  debtsIncurred,
-  debtWrittenOff,
   orderRefunded,
   type SaleFacts,
   splitSale,

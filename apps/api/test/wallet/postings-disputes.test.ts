@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { EntryInput, Posting } from "../../src/modules/wallet/ledger.ts";
 import {
   disputeFee,
   disputeLost,
   disputeOpened,
   disputeWon,
+} from "../../src/modules/wallet/dispute-postings.ts";
+import type { EntryInput, Posting } from "../../src/modules/wallet/ledger.ts";
+import {
   netEntries,
   orderPaid,
   type RefundedParts,

@@ -1,14 +1,9 @@
 import type { Tx } from "../../db/client.ts";
+import { debtsIncurred } from "../wallet/debt-postings.ts";
 import { queueDebtNotices } from "../wallet/debts/service.ts";
 import type { Posting } from "../wallet/entries.ts";
 import { balanceLookup, post } from "../wallet/ledger.ts";
-import {
-  coverShortfall,
-  debtsIncurred,
-  orderRefunded,
-  type RefundedParts,
-  refundedParts,
-} from "../wallet/postings.ts";
+import { coverShortfall, orderRefunded, type RefundedParts, refundedParts } from "../wallet/postings.ts";
 import type { OrderRow } from "./queries.ts";
 import { claimsOf, saleFacts } from "./sale-facts.ts";
 

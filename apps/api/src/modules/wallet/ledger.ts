@@ -3,8 +3,8 @@ import { isUserAccount, type LedgerAccount, nonNegativeAccounts } from "@salelin
 import type { DbOrTx } from "../../db/client.ts";
 import { AppError } from "../../lib/errors.ts";
 import { isCheckViolation } from "../../lib/pg-errors.ts";
+import { debtRepayment } from "./debt-postings.ts";
 import type { EntryInput, Posting } from "./entries.ts";
-import { debtRepayment } from "./postings.ts";
 import {
   addToBalance,
   type BalanceDelta,

@@ -7,7 +7,7 @@ import {
 } from "@salelink/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../../db/client.ts";
-import { adminDisputes, setDisputeNote } from "./service.ts";
+import { adminDisputes, setDisputeNote } from "./views.ts";
 
 /*
  * Chargebacks on screen (issue 32): the creator adds a note to a dispute's evidence before it leaves

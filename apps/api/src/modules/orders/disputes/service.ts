@@ -1,10 +1,9 @@
-import type { AdminDisputeList, DisputeStatusName, DisputeView } from "@salelink/contracts";
+import type { DisputeStatusName } from "@salelink/contracts";
 import { formatMoney } from "@salelink/contracts/money";
 import { z } from "zod";
 import type { Config } from "../../../config.ts";
-import type { Db, Tx } from "../../../db/client.ts";
+import type { Tx } from "../../../db/client.ts";
 import { type JobRegistry, jobKind } from "../../../jobs/index.ts";
-import { AppError, notFound } from "../../../lib/errors.ts";
 import { StripeRequestError } from "../../../providers/payments/stripe.ts";
 import {
   type DisputeEvent,
@@ -13,19 +12,12 @@ import {
 } from "../../../providers/payments/types.ts";
 import { issueCreditNote } from "../../invoices/service.ts";
 import { queueMail } from "../../mail/jobs.ts";
+import { debtsIncurred } from "../../wallet/debt-postings.ts";
 import { queueDebtNotices } from "../../wallet/debts/service.ts";
+import { disputeFee, disputeLost, disputeOpened, disputeWon } from "../../wallet/dispute-postings.ts";
 import type { Posting } from "../../wallet/entries.ts";
 import { balanceLookup, post } from "../../wallet/ledger.ts";
-import {
-  coverShortfall,
-  debtsIncurred,
-  disputeFee,
-  disputeLost,
-  disputeOpened,
-  disputeWon,
-  type RefundedParts,
-  refundedParts,
-} from "../../wallet/postings.ts";
+import { coverShortfall, type RefundedParts, refundedParts } from "../../wallet/postings.ts";
 import type { ApplyResult } from "../events.ts";
 import {
   linkPaymentEvent,
@@ -42,9 +34,6 @@ import {
   addDisputedParts,
   closeOrderByDispute,
   type DisputeRow,
-  disputeList,
-  disputeRates,
-  disputesOfOrder,
   evidenceFacts,
   insertDispute,
   lockDispute,
@@ -327,90 +316,4 @@ export function registerDisputeJobs(
 ): void {
   registry.register(submitEvidenceJob, (tx, { disputeId }) => submitEvidence(tx, deps.payments, disputeId));
   registry.register(disputeNoticeJob, (tx, { disputeId }) => sendDisputeNotice(tx, deps.config, disputeId));
-}
-
-/** A dispute as the sale page and the admin show it. */
-export function disputeView(row: DisputeRow): DisputeView {
-  const open = row.evidenceSubmittedAt === null && row.status === "needs_response";
-  return {
-    id: row.id,
-    orderId: row.orderId,
-    status: row.status,
-    reason: row.reason,
-    amountMinor: row.amountMinor,
-    currency: row.currency,
-    feeMinor: row.feeMinor,
-    feeBorneBy: row.feeBorneBy,
-    held:
-      row.wonAt !== null
-        ? { netMinor: 0, vatMinor: 0, feeMinor: 0, partnerCommissionMinor: 0, commissionMinor: 0 }
-        : {
-            netMinor: row.heldNetMinor,
-            vatMinor: row.heldVatMinor,
-            feeMinor: row.heldFeeMinor,
-            partnerCommissionMinor: row.heldPartnerMinor,
-            commissionMinor: row.heldCommissionMinor,
-          },
-    debtMinor: row.debtMinor,
-    evidenceDueBy: row.evidenceDueBy?.toISOString() ?? null,
-    evidence: row.evidence ?? null,
-    evidenceSubmittedAt: row.evidenceSubmittedAt?.toISOString() ?? null,
-    evidenceFailure: row.evidenceFailure,
-    creatorNote: row.creatorNote,
-    noteOpen: open,
-    createdAt: row.createdAt.toISOString(),
-    closedAt: row.closedAt?.toISOString() ?? null,
-  };
-}
-
-/** The disputes of one of the creator's sales (the sale page). */
-export async function disputesOf(db: Db, orderId: string): Promise<DisputeView[]> {
-  return (await disputesOfOrder(db, orderId)).map(disputeView);
-}
-
-/** PUT /sales/{id}/disputes/{disputeId}/note: the creator's word, until the evidence leaves. */
-export async function setDisputeNote(
-  db: Db,
-  creatorId: string,
-  params: { orderId: string; disputeId: string },
-  note: string,
-): Promise<DisputeView> {
-  return db.transaction(async (tx) => {
-    const row = await lockDisputeById(tx, params.disputeId);
-    if (!row || row.creatorId !== creatorId || row.orderId !== params.orderId) throw notFound("Dispute");
-    if (row.evidenceSubmittedAt !== null || row.status !== "needs_response")
-      throw new AppError("ConflictException", "The evidence of this dispute has already been sent.");
-    const facts = await evidenceFacts(tx, row.orderId);
-    const updated = await updateDispute(tx, row.id, {
-      creatorNote: note,
-      ...(facts ? { evidence: assembleEvidence(facts, row, note) } : {}),
-    });
-    return disputeView(updated);
-  });
-}
-
-/** GET /admin/disputes: newest first, with each listed creator's dispute rate over 90 days. */
-export async function adminDisputes(
-  db: Db,
-  query: { status?: DisputeStatusName | undefined; cursor?: string | undefined; limit: number },
-): Promise<AdminDisputeList> {
-  const rows = await disputeList(db, query);
-  const page = rows.slice(0, query.limit);
-  const creators = new Map(page.map((r) => [r.dispute.creatorId, r.creatorEmail]));
-  const rates = await disputeRates(db, [...creators.keys()], new Date(Date.now() - 90 * 86_400_000));
-  const last = page.at(-1);
-  return {
-    items: page.map((r) => ({
-      ...disputeView(r.dispute),
-      creator: { id: r.dispute.creatorId, email: r.creatorEmail },
-      provider: r.dispute.provider,
-      providerDisputeId: r.dispute.providerDisputeId,
-    })),
-    nextCursor: rows.length > query.limit && last ? last.dispute.id : null,
-    rates: rates.map((r) => ({
-      ...r,
-      email: creators.get(r.creatorId) ?? "",
-      rateBps: r.sales > 0 ? Math.round((r.disputes * 10_000) / r.sales) : null,
-    })),
-  };
 }

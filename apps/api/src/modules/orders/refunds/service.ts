@@ -12,7 +12,7 @@ import { StripeRequestError } from "../../../providers/payments/stripe.ts";
 import type { PaymentProvider } from "../../../providers/payments/types.ts";
 import { audit } from "../../audit/queries.ts";
 import { openDisputeOf } from "../disputes/queries.ts";
-import { disputesOf } from "../disputes/service.ts";
+import { disputesOf } from "../disputes/views.ts";
 import { lockOrder } from "../queries.ts";
 import { debtOfRefunding } from "../reversal.ts";
 import {

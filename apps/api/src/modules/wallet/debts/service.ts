@@ -14,9 +14,9 @@ import { type JobRegistry, jobKind } from "../../../jobs/index.ts";
 import { AppError } from "../../../lib/errors.ts";
 import { audit } from "../../audit/queries.ts";
 import { queueMail } from "../../mail/jobs.ts";
+import { debtsIncurred, debtWrittenOff } from "../debt-postings.ts";
 import type { Posting } from "../entries.ts";
 import { post } from "../ledger.ts";
-import { debtsIncurred, debtWrittenOff } from "../postings.ts";
 import {
   allDebts,
   type DebtMovement,
