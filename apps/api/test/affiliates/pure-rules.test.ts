@@ -25,8 +25,8 @@ describe("pseudonyms", () => {
 
 describe("earningStatus", () => {
   const released = new Date("2026-01-08T00:00:00Z");
-  it("keeps a claimed commission claimed, even after a refund", () => {
-    expect(earningStatus({ claimId: "c", status: "refunded", releasedAt: released })).toBe("claimed");
+  it("reverses a claimed commission whose order was refunded: it came back from the referrer (decision 042)", () => {
+    expect(earningStatus({ claimId: "c", status: "refunded", releasedAt: released })).toBe("reversed");
     expect(earningStatus({ claimId: "c", status: "paid", releasedAt: released })).toBe("claimed");
   });
   it("reverses an unclaimed commission of a refunded order", () => {

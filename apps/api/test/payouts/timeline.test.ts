@@ -161,7 +161,10 @@ describe(`a payout's timeline (${dbKind})`, () => {
       200,
     );
     await stripe.app.services.jobs.worker.runDue();
-    expect((await connectEvent("payout.failed", await remoteOf(payout.id))).statusCode).toBe(200);
+    // The bank sent it back: the money is on the connected account again, to be taken back first.
+    const remote = await remoteOf(payout.id);
+    fake.failPayout(String(remote.id));
+    expect((await connectEvent("payout.failed", remote)).statusCode).toBe(200);
     const detail = await p.detail(c.cookie, payout.id);
     expect(steps(detail).map(([s]) => s)).toEqual(["requested", "held", "approved", "sent", "failed"]);
     expect(detail.steps[2]?.detail).toEqual({ by: "admin" });
