@@ -123,6 +123,8 @@ export const transactionKinds = [
   "payout_requested",
   "payout_paid",
   "payout_failed",
+  /** A payout the bank sent back after it was paid (Stripe's payout.failed after payout.paid). */
+  "payout_returned",
   /** An unclaimed commission of a self-referral, taken back by the platform. */
   "commission_void",
   /** A chargeback (issue 32): the disputed share of a sale taken at once, given back if it is won. */

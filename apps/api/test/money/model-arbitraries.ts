@@ -26,13 +26,13 @@ import {
 
 /* The random operations of the money model, and how often each is drawn. */
 
-const user = fc.integer({ min: 0, max: 3 });
-const index = fc.nat({ max: 40 });
+export const user = fc.integer({ min: 0, max: 3 });
+export const index = fc.nat({ max: 40 });
 const times = fc.integer({ min: 1, max: 3 });
-const twice = fc.integer({ min: 1, max: 2 });
-const currency = fc.constantFrom<Currency>("EUR", "EUR", "USD", "GBP");
+export const twice = fc.integer({ min: 1, max: 2 });
+export const currency = fc.constantFrom<Currency>("EUR", "EUR", "USD", "GBP");
 
-const buy = fc
+export const buy = fc
   .record({
     seller: user,
     // Prices around the rounding boundaries too (decision 012: 10.35 → fee 1.04, commission 0.21).
@@ -60,14 +60,14 @@ const launch = fc
   })
   .map((p): Cmd => new LaunchSales(p));
 
-const release = fc
+export const release = fc
   .record({
     // All the run's orders, or a few named ones (the route's orderIds).
     orders: fc.oneof(fc.constant<number[]>([]), fc.array(index, { minLength: 1, maxLength: 3 })),
     early: fc.constantFrom(false, false, false, true),
   })
   .map((p) => new ReleaseHolds(p));
-const withdraw = fc
+export const withdraw = fc
   .record({
     user: fc.oneof(user, fc.constant("richest" as const), fc.constant("richest" as const)),
     currency,
@@ -77,10 +77,10 @@ const withdraw = fc
   })
   .map((p) => new Withdraw(p));
 /** A schedule's run at a threshold around the minimum and the usual balances (issue 23). */
-const scheduledRun = fc
+export const scheduledRun = fc
   .record({ user, threshold: fc.constantFrom(1_000, 1_000, 2_500, 5_000), times: twice })
   .map((p): Cmd => new ScheduledRun(p));
-const payoutOutcome = fc
+export const payoutOutcome = fc
   .record({
     payout: index,
     action: fc.constantFrom("approve" as const, "paid" as const, "fail" as const),
@@ -88,7 +88,7 @@ const payoutOutcome = fc
   })
   .map((p) => new PayoutOutcome(p));
 
-const refund = fc.oneof(
+export const refund = fc.oneof(
   fc
     .record({ order: index, events: fc.integer({ min: 1, max: 2 }), times })
     .map((p): Cmd => new ProviderRefund(p)),
@@ -98,12 +98,24 @@ const refund = fc.oneof(
     .map((p): Cmd => new CreatorRefund(p)),
 );
 
+/** A referrer's claim (user 0 refers users 1 and 2; the others have nothing to claim), a partner's. */
+export const claim = fc
+  .record({ user: fc.constantFrom(0, 0, 0, 1, 3), times: twice })
+  .map((p): Cmd => new Claim(p));
+export const partnerClaim = fc
+  .record({ user: fc.constantFrom(0, 3, 3), times: twice })
+  .map((p): Cmd => new Claim({ ...p, partner: true }));
+/** A refund, a withdrawal and a claim at once (money/model-races.ts). */
+export const race = fc
+  .record({ order: index, amount: fc.oneof(fc.constant(null), fc.integer({ min: 1_000, max: 4_000 })) })
+  .map((p): Cmd => new Race(p));
+
 /** Chargebacks (issue 32): opened on any order (sometimes twice at once), decided either way. */
-const disputeOpen = fc.record({ order: index, times: twice }).map((p): Cmd => new DisputeOpen(p));
-const disputeDecide = fc
+export const disputeOpen = fc.record({ order: index, times: twice }).map((p): Cmd => new DisputeOpen(p));
+export const disputeDecide = fc
   .record({ dispute: index, outcome: fc.constantFrom("won" as const, "lost" as const), times: twice })
   .map((p): Cmd => new DisputeDecide(p));
-const writeOff = fc
+export const writeOff = fc
   .record({
     user: fc.oneof(fc.constant("debtor" as const), fc.constant("debtor" as const), user),
     currency,
@@ -112,10 +124,10 @@ const writeOff = fc
   .map((p): Cmd => new WriteOff(p));
 
 /** Prices whose commissions and nets reach the payout minimum, so that money leaves before it is taken back. */
-const bigPrice = fc.integer({ min: 3_000, max: 12_000 });
+export const bigPrice = fc.integer({ min: 3_000, max: 12_000 });
 
 /** Whole stories of money that already left (issue 32, money/model-scenarios.ts). */
-const alreadyLeft = fc.oneof(
+export const alreadyLeft = fc.oneof(
   fc
     .record({ seller: fc.constantFrom<0 | 1>(0, 1), price: bigPrice })
     .map((p): Cmd => new RefundAfterClaim(p)),
@@ -152,13 +164,11 @@ export const moneyCommands: fc.Arbitrary<Cmd>[] = [
   payoutOutcome,
   payoutOutcome,
   payoutOutcome,
-  fc.record({ user: fc.constantFrom(0, 0, 0, 1, 3), times: twice }).map((p) => new Claim(p)),
-  fc.record({ user: fc.constantFrom(0, 3, 3), times: twice }).map((p) => new Claim({ ...p, partner: true })),
+  claim,
+  partnerClaim,
   fc.record({ order: index, event: fc.nat({ max: 3 }), times }).map((p) => new Redeliver(p)),
   refund,
-  fc
-    .record({ order: index, amount: fc.oneof(fc.constant(null), fc.integer({ min: 1_000, max: 4_000 })) })
-    .map((p): Cmd => new Race(p)),
+  race,
   fc.record({ user: fc.constantFrom(1, 2) }).map((p): Cmd => new ShareReferrerIban(p)),
   lateSale,
   launch,

@@ -53,6 +53,13 @@ export interface World {
   users: RunUser[];
   /** Every provider event delivered in the run, as sent, by id: what a redelivery sends again. */
   events: Map<string, unknown>;
+  /** A run's own invariants, checked after every step after the others (the Connect run's). */
+  checks?: (model: MoneyModel) => Promise<void>;
+  /**
+   * Job kinds that wait until one of the run's commands lets them run (money/model-jobs.ts): the
+   * Connect run's payout submissions, so that a refund can come between an approval and its job.
+   */
+  heldJobs?: readonly string[];
 }
 
 type Method = "GET" | "POST" | "PUT";
@@ -302,6 +309,7 @@ export async function checkInvariants(world: World, model: MoneyModel): Promise<
       held.map((o) => o.id).sort(),
     );
   }
+  await world.checks?.(model);
 }
 
 /** Each provider event and each idempotency key took effect once: rows and postings, counted. */

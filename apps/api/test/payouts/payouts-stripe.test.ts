@@ -280,10 +280,13 @@ describe(`Stripe Connect payouts (${dbKind})`, () => {
     // Another event saying the same thing changes nothing either.
     const again = await connectEvent("payout.paid", remotePayoutOf(row.providerPayoutId))();
     expect(again.json<{ result: string }>().result).toBe("ignored");
-    // Nor does a failure after it: recorded, not acted on.
+    // A failure after it while the money is not back on the connected account: refused (Stripe
+    // delivers it again), nothing moves (a return once it is back: the test below).
     const late = await connectEvent("payout.failed", remotePayoutOf(row.providerPayoutId))();
-    expect(late.json<{ result: string }>().result).toBe("ignored");
+    expect(late.statusCode).toBeGreaterThanOrEqual(500);
     expect(await postings("payout_failed", payout.id)).toBe(0);
+    expect(await postings("payout_returned", payout.id)).toBe(0);
+    expect((await payoutRow(payout.id)).status).toBe("paid");
     // An operator cannot fail or pay it by hand: Stripe reports its outcome.
     expect(
       (await call("POST", `/admin/payouts/${payout.id}/fail`, admin, { reason: "Manual fail" })).statusCode,
@@ -340,6 +343,36 @@ describe(`Stripe Connect payouts (${dbKind})`, () => {
     expect(history.items[0]).toMatchObject({
       status: "failed",
       failureReason: "The bank account has been closed.",
+    });
+  });
+
+  it("a paid payout the bank sends back later: its transfer is taken back, the money returns once", async () => {
+    const { id: userId, payout } = await approvedPayout(3000);
+    await ctx.app.services.jobs.worker.runDue();
+    const row = await payoutRow(payout.id);
+    fake.payPayout(row.providerPayoutId ?? "");
+    expect((await connectEvent("payout.paid", remotePayoutOf(row.providerPayoutId))()).json()).toMatchObject({
+      result: "applied",
+    });
+    expect(await available(userId)).toBe(0);
+    fake.returnPaidPayout(row.providerPayoutId ?? "");
+    const returned = connectEvent("payout.failed", remotePayoutOf(row.providerPayoutId));
+    expect((await returned()).json()).toMatchObject({ result: "applied" });
+    expect((await returned()).json()).toMatchObject({ result: "duplicate" });
+    expect(await payoutRow(payout.id)).toMatchObject({
+      status: "failed",
+      failureReason: "The bank account has been closed.",
+    });
+    expect(await postings("payout_paid", payout.id)).toBe(1);
+    expect(await postings("payout_returned", payout.id)).toBe(1);
+    expect(await postings("payout_failed", payout.id)).toBe(0);
+    expect(await available(userId)).toBe(3000);
+    const [transfer] = [...fake.transfers.values()];
+    expect(transfer).toMatchObject({ amount: 3000, amount_reversed: 3000 });
+    expect(await auditLedger(ctx.database.db)).toEqual({
+      unbalancedTransactions: [],
+      balancesNotMatchingEntries: [],
+      negativeBalances: [],
     });
   });
 

@@ -343,6 +343,21 @@ export function connectRoutes(deps: ConnectDeps) {
       deps.deliver("payout.failed", payout, String(payout.account));
       return payout;
     },
+    /**
+     * The bank sends a paid payout back days later (Stripe's documented `payout.failed` after
+     * `payout.paid`): its money is on the connected account again.
+     */
+    returnPaidPayout(id: string, failure: { code?: string; message?: string } = {}) {
+      const payout = payouts.get(id);
+      if (payout?.status !== "paid") throw new Error(`fake Stripe: payout ${id} is not paid`);
+      Object.assign(payout, {
+        status: "failed",
+        failure_code: failure.code ?? "account_closed",
+        failure_message: failure.message ?? "The bank account has been closed.",
+      });
+      deps.deliver("payout.failed", payout, String(payout.account));
+      return payout;
+    },
     clear() {
       for (const map of [accounts, externalAccounts, transfers, reversals, payouts]) map.clear();
     },

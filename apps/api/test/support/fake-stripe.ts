@@ -289,6 +289,7 @@ export async function startFakeStripe(
     payPayout: connect.payPayout,
     /** Test helper: the bank sent a pending payout back (`payout.failed`, a Connect event). */
     failPayout: connect.failPayout,
+    returnPaidPayout: connect.returnPaidPayout,
     /** Resolves once every webhook delivery started so far has been answered. */
     delivered: () => Promise.all(deliveries).then(() => undefined),
     reset() {

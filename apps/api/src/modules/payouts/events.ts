@@ -27,7 +27,7 @@ import {
 import { recordMismatch } from "./reconcile.ts";
 import { payoutReference } from "./reference.ts";
 import { submitPayoutJob } from "./submit-job.ts";
-import { lockPayout, markFailed, markPaid, markSent } from "./transitions.ts";
+import { lockPayout, markFailed, markPaid, markReturned, markSent } from "./transitions.ts";
 
 export { submitPayoutJob } from "./submit-job.ts";
 
@@ -131,7 +131,9 @@ export async function applyPayoutEvent(
   if (event.account !== null) {
     if ((await connectAccountOf(tx, row.userId)) !== event.account) return "ignored";
   }
-  if (row.status !== "processing") return "ignored";
+  // A paid payout the bank sends back later: the same reversal, then the money returns (issue 32).
+  const returned = row.status === "paid" && event.type === "failed";
+  if (row.status !== "processing" && !returned) return "ignored";
   if (event.type === "paid") {
     await markPaid(tx, row, event.createdAt);
     return "applied";
@@ -156,7 +158,9 @@ export async function applyPayoutEvent(
       return "applied";
     }
   }
-  await markFailed(tx, row, event.failureReason ?? "The bank refused the transfer.", event.createdAt);
+  const reason = event.failureReason ?? "The bank refused the transfer.";
+  if (returned) await markReturned(tx, row, reason, event.createdAt);
+  else await markFailed(tx, row, reason, event.createdAt);
   return "applied";
 }
 

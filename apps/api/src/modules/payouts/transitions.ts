@@ -5,7 +5,7 @@ import type { PayoutProvider } from "../../providers/payouts/types.ts";
 import { isSuspended } from "../admin/accounts/queries.ts";
 import { inDebt } from "../wallet/debts/service.ts";
 import { post } from "../wallet/ledger.ts";
-import { payoutFailed, payoutPaid } from "../wallet/postings.ts";
+import { payoutFailed, payoutPaid, payoutReturned } from "../wallet/postings.ts";
 import { queuePayoutNotice } from "./notices.ts";
 import {
   lockPayoutRow,
@@ -85,6 +85,23 @@ export async function markFailed(
   await post(tx, payoutFailed(facts(row)));
   await insertStep(tx, row.id, "failed", { reason });
   await queuePayoutNotice(tx, row.id, "failed", options.byOperator ?? false);
+}
+
+/**
+ * paid → failed: the bank sent a paid payout back (Stripe reports payout.failed after payout.paid
+ * when the bank returns the money days later). Its money returns to available, once, and the creator
+ * is told, as for a failure.
+ */
+export async function markReturned(
+  tx: DbOrTx,
+  row: PayoutRow,
+  reason: string,
+  at = new Date(),
+): Promise<void> {
+  await setFailed(tx, row.id, reason, at);
+  await post(tx, payoutReturned(facts(row)));
+  await insertStep(tx, row.id, "failed", { reason });
+  await queuePayoutNotice(tx, row.id, "failed");
 }
 
 /** processing → (still processing) sent: the provider accepted it; what the bank statement shows. */

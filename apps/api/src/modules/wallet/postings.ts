@@ -407,6 +407,21 @@ export function payoutPaid(p: PayoutFacts): Posting {
   };
 }
 
+/**
+ * Returned by the bank after it was paid (issue 32): the money is back with the platform (its
+ * transfer taken back from the connected account) and returns to available, once, repaying any debt.
+ */
+export function payoutReturned(p: PayoutFacts): Posting {
+  return {
+    kind: "payout_returned",
+    reference: p.payoutId,
+    entries: [
+      { account: "provider", ownerId: null, currency: p.currency, amountMinor: -p.amountMinor },
+      { account: "available", ownerId: p.userId, currency: p.currency, amountMinor: p.amountMinor },
+    ],
+  };
+}
+
 /** Failed: the amount returns to available, once. */
 export function payoutFailed(p: PayoutFacts): Posting {
   return {
