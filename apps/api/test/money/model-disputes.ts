@@ -68,7 +68,9 @@ export class DisputeOpen implements Cmd {
       expect(
         {
           status: row.status,
-          amount: row.amountMinor,
+          // The bank disputes the whole payment; what is taken is at most what is left of the sale.
+          disputed: row.amountMinor,
+          amount: row.heldNetMinor + row.heldVatMinor + row.heldFeeMinor + row.heldPartnerMinor,
           net: row.heldNetMinor,
           vat: row.heldVatMinor,
           platform: row.heldFeeMinor - row.heldCommissionMinor,
@@ -80,6 +82,7 @@ export class DisputeOpen implements Cmd {
         "what the dispute took",
       ).toEqual({
         status: "under_review",
+        disputed: order.gross,
         amount: d.amount,
         ...d.taken,
         fee: m.rules.disputeFee,

@@ -71,8 +71,12 @@ const rank: Record<DisputeStatusName, number> = {
 /** The bank took the disputed amount: every status of a chargeback (an inquiry takes nothing). */
 const chargeback = (status: DisputeStatusName) => status !== "inquiry" && status !== "inquiry_closed";
 
+/**
+ * What the dispute's posting took of each part. Its amount is their sum (the referrer's commission is
+ * inside the fee): never more than was left of the sale, whatever the bank disputed.
+ */
 const partsOf = (row: DisputeRow): RefundedParts => ({
-  amountMinor: row.amountMinor,
+  amountMinor: row.heldNetMinor + row.heldVatMinor + row.heldFeeMinor + row.heldPartnerMinor,
   vatMinor: row.heldVatMinor,
   feeMinor: row.heldFeeMinor,
   commissionMinor: row.heldCommissionMinor,
@@ -177,7 +181,6 @@ async function hold(tx: Tx, config: DisputeConfig, order: OrderRow, row: Dispute
     await addDisputedParts(tx, order.id, parts, 1);
   }
   const held = await updateDispute(tx, row.id, {
-    amountMinor: parts.amountMinor,
     heldNetMinor: parts.netMinor,
     heldVatMinor: parts.vatMinor,
     heldFeeMinor: parts.feeMinor,
