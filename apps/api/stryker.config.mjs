@@ -12,6 +12,7 @@ export default {
     "src/modules/wallet/postings.ts",
     "src/modules/wallet/debt-postings.ts",
     "src/modules/wallet/dispute-postings.ts",
+    "src/modules/wallet/payout-postings.ts",
     "src/modules/tax/rules.ts",
     "src/modules/tax/rates.ts",
   ],

@@ -15,7 +15,8 @@ import {
   users,
 } from "../../src/db/schema/index.ts";
 import { auditLedger, balancesOf, post } from "../../src/modules/wallet/ledger.ts";
-import { commissionClaimed, payoutRequested } from "../../src/modules/wallet/postings.ts";
+import { payoutRequested } from "../../src/modules/wallet/payout-postings.ts";
+import { commissionClaimed } from "../../src/modules/wallet/postings.ts";
 import { sandboxEvent } from "../../src/providers/payments/index.ts";
 import { accountWithSession, directSessionCookie, errorOf, insertAccount } from "../support/accounts.ts";
 import { type TestContext, testApp } from "../support/app.ts";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orders, payouts } from "../../src/db/schema/index.ts";
 import { releaseHoldsAsOf } from "../../src/modules/orders/service.ts";
 import { auditLedger, balancesOf, post } from "../../src/modules/wallet/ledger.ts";
-import { payoutFailed, payoutPaid, payoutRequested } from "../../src/modules/wallet/postings.ts";
+import { payoutFailed, payoutPaid, payoutRequested } from "../../src/modules/wallet/payout-postings.ts";
 import { accountWithSession } from "../support/accounts.ts";
 import { dbKind, type TestContext, testApp } from "../support/app.ts";
 import { checkoutHelpers } from "../support/checkout.ts";

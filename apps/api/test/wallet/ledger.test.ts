@@ -14,15 +14,13 @@ import {
   post,
   rowsOf,
 } from "../../src/modules/wallet/ledger.ts";
+import { payoutFailed, payoutPaid, payoutRequested } from "../../src/modules/wallet/payout-postings.ts";
 import {
   commissionClaimed,
   coverShortfall,
   holdReleased,
   orderPaid,
   orderRefunded,
-  payoutFailed,
-  payoutPaid,
-  payoutRequested,
   type SaleFacts,
   shareOf,
   splitSale,

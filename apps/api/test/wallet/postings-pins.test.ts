@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
-  commissionClaimed,
-  holdReleased,
-  orderPaid,
   payoutFailed,
   payoutPaid,
   payoutRequested,
+  payoutReturned,
+} from "../../src/modules/wallet/payout-postings.ts";
+import {
+  commissionClaimed,
+  holdReleased,
+  orderPaid,
   type SaleFacts,
   type SaleSplit,
   shareOf,
@@ -282,6 +285,17 @@ describe("payouts", () => {
       reference: "payout-1",
       entries: [
         { account: "in_transit", ownerId: creator, currency: "GBP", amountMinor: -4200 },
+        { account: "available", ownerId: creator, currency: "GBP", amountMinor: 4200 },
+      ],
+    });
+  });
+
+  it("returned after it was paid: from the provider back to available (issue 32)", () => {
+    expect(balanced(payoutReturned(payout))).toStrictEqual({
+      kind: "payout_returned",
+      reference: "payout-1",
+      entries: [
+        { account: "provider", ownerId: null, currency: "GBP", amountMinor: -4200 },
         { account: "available", ownerId: creator, currency: "GBP", amountMinor: 4200 },
       ],
     });

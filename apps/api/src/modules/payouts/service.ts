@@ -20,7 +20,7 @@ import { identityApproved } from "../kyc/queries.ts";
 import { debtsOf } from "../wallet/debts/queries.ts";
 import { debtSummaries } from "../wallet/debts/service.ts";
 import { post } from "../wallet/ledger.ts";
-import { payoutRequested } from "../wallet/postings.ts";
+import { payoutRequested } from "../wallet/payout-postings.ts";
 import { hasBankAccount, lockOwnBankAccount } from "./bank-accounts/queries.ts";
 import { bankAccountNotFound } from "./bank-accounts/service.ts";
 import {

@@ -5,7 +5,7 @@ import type { PayoutProvider } from "../../providers/payouts/types.ts";
 import { isSuspended } from "../admin/accounts/queries.ts";
 import { inDebt } from "../wallet/debts/service.ts";
 import { post } from "../wallet/ledger.ts";
-import { payoutFailed, payoutPaid, payoutReturned } from "../wallet/postings.ts";
+import { payoutFailed, payoutPaid, payoutReturned } from "../wallet/payout-postings.ts";
 import { queuePayoutNotice } from "./notices.ts";
 import {
   lockPayoutRow,

@@ -15,7 +15,7 @@ import type { PayoutProvider } from "../../../providers/payouts/types.ts";
 import { queueMail } from "../../mail/jobs.ts";
 import { debtsOf } from "../../wallet/debts/queries.ts";
 import { post } from "../../wallet/ledger.ts";
-import { payoutRequested } from "../../wallet/postings.ts";
+import { payoutRequested } from "../../wallet/payout-postings.ts";
 import { lockOwnBankAccount } from "../bank-accounts/queries.ts";
 import { availableBalances, insertScheduledPayout, openPayoutsOf } from "../queries.ts";
 import { newestBankAccountIn } from "../risk-queries.ts";
